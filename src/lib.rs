@@ -1,0 +1,23 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+mod bitboard;
+mod hand;
+mod legality;
+mod movegen;
+mod moves;
+mod perft;
+mod position;
+mod types;
+mod zobrist;
+
+pub use bitboard::{
+    Bitboard, BitboardIter, aligned, attacks, between, bishop_attacks, gold_attacks, king_attacks,
+    knight_attacks, lance_attacks, line, pawn_attacks, rook_attacks, silver_attacks,
+};
+pub use hand::Hand;
+pub use legality::{IllegalMove, UsiMoveError};
+pub use moves::{Move, MoveList, ParseMoveError};
+pub use perft::{perft, perft_divide};
+pub use position::{Position, STARTPOS_SFEN, SfenError};
+pub use types::{Color, Piece, PieceKind, Square};

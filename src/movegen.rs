@@ -1,0 +1,453 @@
+//! Move generation: all legal moves, evasions, and checks generated directly.
+//!
+//! Every generator returns fully legal moves: no move leaves the mover's king attacked, drops
+//! obey the two-pawn rule (二歩), never land where the piece could not move again, and a pawn
+//! drop that would mate (打ち歩詰め) is left out.
+
+use crate::bitboard::{self, Bitboard};
+use crate::moves::{Move, MoveList};
+use crate::position::{Position, live_squares};
+use crate::types::{Color, PieceKind, Square};
+
+/// Which promotion variants a board move of `kind` from `from` has, as two target masks:
+/// (squares reachable without promoting, squares reachable with promotion).
+#[inline]
+fn promotion_masks(us: Color, kind: PieceKind, from: Square) -> (Bitboard, Bitboard) {
+    let zone = bitboard::far_ranks(us, 3);
+    let promote = if kind.can_promote() {
+        if from.in_promotion_zone(us) {
+            Bitboard::ALL
+        } else {
+            zone
+        }
+    } else {
+        Bitboard::EMPTY
+    };
+    (live_squares(us, kind), promote)
+}
+
+/// Pushes one move per square of `plain` (no promotion) and of `promo` (promotion).
+#[inline]
+fn push_moves(list: &mut MoveList, from: Square, plain: Bitboard, promo: Bitboard) {
+    for to in promo {
+        list.push(Move::normal_unchecked(from, to, true));
+    }
+    for to in plain {
+        list.push(Move::normal_unchecked(from, to, false));
+    }
+}
+
+impl Position {
+    /// Every legal move.
+    ///
+    /// ```
+    /// use tsume::Position;
+    /// assert_eq!(Position::startpos().legal_moves().len(), 30);
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// Appends every legal move to `list`.
+    pub fn generate_legal(&self, list: &mut MoveList) {
+        if self.in_check() {
+            self.generate_evasions(list);
+        } else {
+            self.generate_non_evasions(list);
+        }
+    }
+
+    /// Every legal reply to a check: king moves, captures of the checker, and interpositions
+    /// by a move or a drop. Empty when the side to move is not in check.
+    pub fn evasions(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_evasions(&mut list);
+        list
+    }
+
+    /// Appends the evasions (see [`Position::evasions`]) to `list`.
+    pub fn generate_evasions(&self, list: &mut MoveList) {
+        let checkers = self.checkers();
+        if checkers.is_empty() {
+            return;
+        }
+        let us = self.side_to_move();
+        let them = us.flip();
+        let ksq = self.king_square(us).expect("a side in check has a king");
+        let occ = self.occupied();
+        let ours = self.pieces_of(us);
+
+        // King moves, with the king lifted so that it cannot hide behind itself.
+        let occ_no_king = occ ^ Bitboard::from_square(ksq);
+        for to in bitboard::king_attacks(ksq) & !ours {
+            if !self.is_attacked(to, them, occ_no_king) {
+                list.push(Move::normal_unchecked(ksq, to, false));
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let checker = checkers.first().expect("one checker");
+        let block = bitboard::between(ksq, checker);
+        let target = block | checkers;
+        // A pinned piece can never capture the checker or interpose.
+        let pinned = self.blockers_for_king(us, occ) & ours;
+        self.generate_piece_moves(list, target, pinned, ksq, Bitboard::EMPTY, occ);
+        if block.is_any() {
+            self.generate_drops(list, block);
+        }
+    }
+
+    fn generate_non_evasions(&self, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
+        let target = !self.pieces_of(us);
+        match self.king_square(us) {
+            Some(ksq) => {
+                let pinned = self.blockers_for_king(us, occ) & self.pieces_of(us);
+                self.generate_piece_moves(list, target, Bitboard::EMPTY, ksq, pinned, occ);
+                for to in bitboard::king_attacks(ksq) & target {
+                    // Not in check: no slider looks through the king, so `occ` is right.
+                    if !self.is_attacked(to, them, occ) {
+                        list.push(Move::normal_unchecked(ksq, to, false));
+                    }
+                }
+            }
+            None => {
+                // No king: nothing is pinned. Use a square no line passes through for `ksq`
+                // (the pinned set is empty, so it is never read).
+                let any = Square::from_index_unchecked(0);
+                self.generate_piece_moves(list, target, Bitboard::EMPTY, any, Bitboard::EMPTY, occ);
+            }
+        }
+        self.generate_drops(list, !occ);
+    }
+
+    /// Moves of every non-king piece of the side to move onto `target`. Pieces in `excluded`
+    /// do not move; pieces in `pinned` move only along the line through `ksq`.
+    #[inline]
+    fn generate_piece_moves(
+        &self,
+        list: &mut MoveList,
+        target: Bitboard,
+        excluded: Bitboard,
+        ksq: Square,
+        pinned: Bitboard,
+        occ: Bitboard,
+    ) {
+        let us = self.side_to_move();
+        let ours = self.pieces_of(us) & !excluded;
+        let zone = bitboard::far_ranks(us, 3);
+
+        // Pawns: one step forward; promotion in the zone, forced on the last rank.
+        let last = bitboard::far_ranks(us, 1);
+        for from in self.pieces(us, PieceKind::Pawn) & ours {
+            let mut t = bitboard::pawn_attacks(us, from) & target;
+            if pinned.contains(from) {
+                t &= bitboard::line(ksq, from);
+            }
+            push_moves(list, from, t & !last, t & zone);
+        }
+        // Lances.
+        for from in self.pieces(us, PieceKind::Lance) & ours {
+            let mut t = bitboard::lance_attacks(us, from, occ) & target;
+            if pinned.contains(from) {
+                t &= bitboard::line(ksq, from);
+            }
+            push_moves(list, from, t & !last, t & zone);
+        }
+        // Knights: promotion forced on the last two ranks.
+        let last2 = bitboard::far_ranks(us, 2);
+        for from in self.pieces(us, PieceKind::Knight) & ours {
+            // A pinned knight can never move.
+            if pinned.contains(from) {
+                continue;
+            }
+            let t = bitboard::knight_attacks(us, from) & target;
+            push_moves(list, from, t & !last2, t & zone);
+        }
+        // Silvers, bishops, rooks: promotion optional when starting or ending in the zone.
+        for kind in [PieceKind::Silver, PieceKind::Bishop, PieceKind::Rook] {
+            for from in self.pieces(us, kind) & ours {
+                let mut t = bitboard::attacks(us, kind, from, occ) & target;
+                if pinned.contains(from) {
+                    t &= bitboard::line(ksq, from);
+                }
+                let promo = if from.in_promotion_zone(us) {
+                    t
+                } else {
+                    t & zone
+                };
+                push_moves(list, from, t, promo);
+            }
+        }
+        // Pieces that never promote.
+        for from in self.golds(us) & ours {
+            let mut t = bitboard::gold_attacks(us, from) & target;
+            if pinned.contains(from) {
+                t &= bitboard::line(ksq, from);
+            }
+            push_moves(list, from, t, Bitboard::EMPTY);
+        }
+        for kind in [PieceKind::Horse, PieceKind::Dragon] {
+            for from in self.pieces(us, kind) & ours {
+                let mut t = bitboard::attacks(us, kind, from, occ) & target;
+                if pinned.contains(from) {
+                    t &= bitboard::line(ksq, from);
+                }
+                push_moves(list, from, t, Bitboard::EMPTY);
+            }
+        }
+    }
+
+    /// Drops of every kind in hand onto the squares of `empty` (which must be empty).
+    fn generate_drops(&self, list: &mut MoveList, empty: Bitboard) {
+        let us = self.side_to_move();
+        let hand = self.hand(us);
+        if hand.is_empty() {
+            return;
+        }
+        if hand.has(PieceKind::Pawn) {
+            let mut t = empty & live_squares(us, PieceKind::Pawn) & !self.pawn_files(us);
+            if let Some(front) = self.pawn_check_square() {
+                if t.contains(front) && self.is_pawn_drop_mate(front) {
+                    t.remove(front);
+                }
+            }
+            for to in t {
+                list.push(Move::drop_unchecked(PieceKind::Pawn, to));
+            }
+        }
+        // The other kinds, grouped by where they may land.
+        let mut kinds = [PieceKind::Pawn; 6];
+        let mut n = 0;
+        for k in [
+            PieceKind::Lance,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ] {
+            if hand.has(k) {
+                kinds[n] = k;
+                n += 1;
+            }
+        }
+        let kinds = &kinds[..n];
+        if kinds.is_empty() {
+            return;
+        }
+        // Squares where all kinds may land, then the last ranks for the kinds allowed there.
+        let last = bitboard::far_ranks(us, 1);
+        let last2 = bitboard::far_ranks(us, 2);
+        for to in empty & !last2 {
+            for &k in kinds {
+                list.push(Move::drop_unchecked(k, to));
+            }
+        }
+        for to in empty & last2 & !last {
+            for &k in kinds {
+                if k != PieceKind::Knight {
+                    list.push(Move::drop_unchecked(k, to));
+                }
+            }
+        }
+        for to in empty & last {
+            for &k in kinds {
+                if k != PieceKind::Knight && k != PieceKind::Lance {
+                    list.push(Move::drop_unchecked(k, to));
+                }
+            }
+        }
+    }
+
+    /// The files holding an unpromoted pawn of `color` (where it may not drop another).
+    #[inline]
+    pub(crate) fn pawn_files(&self, color: Color) -> Bitboard {
+        let mut files = Bitboard::EMPTY;
+        for sq in self.pieces(color, PieceKind::Pawn) {
+            files |= Bitboard::file_mask(sq.file());
+        }
+        files
+    }
+
+    /// The square from which a pawn of the side to move would check the enemy king.
+    #[inline]
+    fn pawn_check_square(&self) -> Option<Square> {
+        let them = self.side_to_move().flip();
+        let ksq = self.king_square(them)?;
+        bitboard::pawn_attacks(them, ksq).first()
+    }
+
+    /// Whether dropping a pawn of the side to move on `to` (the square in front of the enemy
+    /// king) would mate: drop-pawn mate (打ち歩詰め, uchifuzume), which is illegal.
+    pub(crate) fn is_pawn_drop_mate(&self, to: Square) -> bool {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let Some(ksq) = self.king_square(them) else {
+            return false;
+        };
+        let occ = self.occupied() | Bitboard::from_square(to);
+        // Can a defender other than the king take the pawn? Pins are computed with the pawn
+        // on the board.
+        let pinned = self.slider_blockers(ksq, us, occ) & self.pieces_of(them);
+        let takers =
+            self.attackers_to(to, them, occ) & !self.pieces(them, PieceKind::King) & !pinned;
+        if takers.is_any() {
+            return false;
+        }
+        // Can the king step anywhere safe, taking the pawn included?
+        let occ_no_king = occ ^ Bitboard::from_square(ksq);
+        for sq in bitboard::king_attacks(ksq) & !self.pieces_of(them) {
+            if !self.is_attacked(sq, us, occ_no_king) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every legal move that gives check (王手), direct or discovered, generated directly from
+    /// the squares that attack the enemy king rather than by filtering all legal moves.
+    ///
+    /// Empty when the opponent has no king.
+    ///
+    /// ```
+    /// use tsume::Position;
+    /// // A lone gold in hand checks from 5b, 4b, 6b (in front of the king) and 4a, 6a (beside it).
+    /// let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b G")?;
+    /// let mut checks: Vec<String> = pos.check_moves().iter().map(|m| m.to_string()).collect();
+    /// checks.sort();
+    /// assert_eq!(checks, ["G*4a", "G*4b", "G*5b", "G*6a", "G*6b"]);
+    /// # Ok::<(), tsume::SfenError>(())
+    /// ```
+    pub fn check_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_checks(&mut list);
+        list
+    }
+
+    /// Appends the checking moves (see [`Position::check_moves`]) to `list`.
+    pub fn generate_checks(&self, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let Some(eksq) = self.king_square(them) else {
+            return;
+        };
+        if self.in_check() {
+            // Rare in tsume (only when the attacker has a king and the defender checked it):
+            // every check must also answer the check.
+            let mut ev = MoveList::new();
+            self.generate_evasions(&mut ev);
+            list.extend(ev.into_iter().filter(|&m| self.gives_check(m)));
+            return;
+        }
+        let occ = self.occupied();
+        let ours = self.pieces_of(us);
+        let target = !ours;
+        let empty = !occ;
+
+        // Squares from which each kind of ours attacks the enemy king.
+        let cs_pawn = bitboard::pawn_attacks(them, eksq);
+        let cs_knight = bitboard::knight_attacks(them, eksq);
+        let cs_silver = bitboard::silver_attacks(them, eksq);
+        let cs_gold = bitboard::gold_attacks(them, eksq);
+        let cs_lance = bitboard::lance_attacks(them, eksq, occ);
+        let cs_bishop = bitboard::bishop_attacks(eksq, occ);
+        let cs_rook = bitboard::rook_attacks(eksq, occ);
+        let king_ring = bitboard::king_attacks(eksq);
+        let check_squares = |k: PieceKind| -> Bitboard {
+            match k {
+                PieceKind::Pawn => cs_pawn,
+                PieceKind::Lance => cs_lance,
+                PieceKind::Knight => cs_knight,
+                PieceKind::Silver => cs_silver,
+                PieceKind::Bishop => cs_bishop,
+                PieceKind::Rook => cs_rook,
+                PieceKind::Horse => cs_bishop | king_ring,
+                PieceKind::Dragon => cs_rook | king_ring,
+                PieceKind::King => Bitboard::EMPTY,
+                _ => cs_gold,
+            }
+        };
+
+        // Our pieces whose moving off the line uncovers one of our sliders on the enemy king.
+        let discoverers = self.slider_blockers(eksq, us, occ) & ours;
+        let our_king = self.king_square(us);
+        let pinned = match our_king {
+            Some(_) => self.blockers_for_king(us, occ) & ours,
+            None => Bitboard::EMPTY,
+        };
+
+        // A piece can only give check if it is a discoverer or can reach a checking square;
+        // filter the pieces cheaply before computing their attacks.
+        let mut movers = ours;
+        if let Some(k) = our_king {
+            movers.remove(k);
+        }
+        for from in movers {
+            let piece = self.piece_at(from).expect("our piece");
+            let kind = piece.kind();
+            let mut t = bitboard::attacks(us, kind, from, occ) & target;
+            if t.is_empty() {
+                continue;
+            }
+            if pinned.contains(from) {
+                t &= bitboard::line(our_king.expect("pinned implies a king"), from);
+            }
+            let discovered = if discoverers.contains(from) {
+                t & !bitboard::line(eksq, from)
+            } else {
+                Bitboard::EMPTY
+            };
+            let (plain_ok, promo_ok) = promotion_masks(us, kind, from);
+            let plain = t & plain_ok & (check_squares(kind) | discovered);
+            let promo = match kind.promote() {
+                Some(pk) => t & promo_ok & (check_squares(pk) | discovered),
+                None => Bitboard::EMPTY,
+            };
+            push_moves(list, from, plain, promo);
+        }
+
+        // The king gives only discovered checks.
+        if let Some(k) = our_king {
+            if discoverers.contains(k) {
+                for to in bitboard::king_attacks(k) & target & !bitboard::line(eksq, k) {
+                    if !self.is_attacked(to, them, occ) {
+                        list.push(Move::normal_unchecked(k, to, false));
+                    }
+                }
+            }
+        }
+
+        // Drops.
+        let hand = self.hand(us);
+        for kind in PieceKind::HAND {
+            if !hand.has(kind) {
+                continue;
+            }
+            let mut t = check_squares(kind) & empty & live_squares(us, kind);
+            if kind == PieceKind::Pawn {
+                t &= !self.pawn_files(us);
+                if let Some(to) = t.first() {
+                    if self.is_pawn_drop_mate(to) {
+                        t = Bitboard::EMPTY;
+                    }
+                }
+            }
+            for to in t {
+                list.push(Move::drop_unchecked(kind, to));
+            }
+        }
+    }
+
+    /// Whether the legal move `mv` gives check to the opponent.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(mv);
+        after.in_check()
+    }
+}

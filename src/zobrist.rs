@@ -1,0 +1,68 @@
+//! Zobrist keys, generated at compile time.
+//!
+//! The board key covers the pieces on the board and the side to move. Hands have their own
+//! additive key so that the solver can look positions up by board alone and compare hands.
+
+use crate::types::{Color, Piece, PieceKind, Square};
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (s, z ^ (z >> 31))
+}
+
+struct Keys {
+    piece: [[u64; 81]; 28],
+    hand: [[u64; 7]; 2],
+    side: u64,
+}
+
+static KEYS: Keys = {
+    let mut state = 0x7473_756d_655f_6b65u64; // "tsume_ke"
+    let mut piece = [[0u64; 81]; 28];
+    let mut p = 0;
+    while p < 28 {
+        let mut s = 0;
+        while s < 81 {
+            let (st, v) = splitmix(state);
+            state = st;
+            piece[p][s] = v;
+            s += 1;
+        }
+        p += 1;
+    }
+    let mut hand = [[0u64; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let (st, v) = splitmix(state);
+            state = st;
+            hand[c][k] = v;
+            k += 1;
+        }
+        c += 1;
+    }
+    let (_, side) = splitmix(state);
+    Keys { piece, hand, side }
+};
+
+/// Key of `piece` standing on `sq`.
+#[inline]
+pub(crate) fn piece_key(piece: Piece, sq: Square) -> u64 {
+    KEYS.piece[piece.index()][sq.index()]
+}
+
+/// Key added once per piece of `kind` in `color`'s hand (the hand key is a wrapping sum).
+#[inline]
+pub(crate) fn hand_key(color: Color, kind: PieceKind) -> u64 {
+    KEYS.hand[color.index()][kind as usize]
+}
+
+/// Key xor-ed in when White is to move.
+#[inline]
+pub(crate) fn side_key() -> u64 {
+    KEYS.side
+}
