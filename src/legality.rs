@@ -129,10 +129,8 @@ impl Position {
                 if !can_ever_move(Piece::new(us, kind), to) {
                     return Err(IllegalMove::DeadDrop);
                 }
-                if kind == PieceKind::Pawn {
-                    if self.pawn_files(us).contains(to) {
-                        return Err(IllegalMove::TwoPawns);
-                    }
+                if kind == PieceKind::Pawn && self.pawn_files(us).contains(to) {
+                    return Err(IllegalMove::TwoPawns);
                 }
             }
             Some(from) => {

@@ -58,14 +58,14 @@ impl Move {
     }
 
     #[inline]
-    fn from_field(self) -> u16 {
+    fn origin_field(self) -> u16 {
         (self.0.get() >> 7) & 0x7f
     }
 
     /// The origin square of a board move; `None` for a drop.
     #[inline]
     pub fn from(self) -> Option<Square> {
-        let f = self.from_field();
+        let f = self.origin_field();
         if f < DROP_BASE {
             Some(Square::from_index_unchecked(f as usize))
         } else {
@@ -76,13 +76,13 @@ impl Move {
     /// Whether the move is a drop (打).
     #[inline]
     pub fn is_drop(self) -> bool {
-        self.from_field() >= DROP_BASE
+        self.origin_field() >= DROP_BASE
     }
 
     /// The dropped kind for a drop; `None` for a board move.
     #[inline]
     pub fn drop_kind(self) -> Option<PieceKind> {
-        let f = self.from_field();
+        let f = self.origin_field();
         if f >= DROP_BASE {
             PieceKind::from_index((f - DROP_BASE) as usize)
         } else {

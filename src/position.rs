@@ -530,9 +530,9 @@ impl Position {
         for p in pos.board.iter().flatten() {
             total[p.kind().unpromote() as usize] += 1;
         }
-        for c in 0..2 {
-            for k in 0..7 {
-                total[k] = total[k].saturating_add(hand_counts[c][k]);
+        for counts in &hand_counts {
+            for (t, &n) in total.iter_mut().zip(counts) {
+                *t = t.saturating_add(n);
             }
         }
         for kind in [
