@@ -468,20 +468,35 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).contains(c)
 }
 
-/// Squares on ranks 1..=n counted from `color`'s side (its promotion zone for n = 3).
-#[inline]
-pub(crate) const fn far_ranks(color: Color, n: u8) -> Bitboard {
+const fn far_ranks_const(color: usize, n: u8) -> u128 {
     let mut b = 0u128;
     let mut r = 1;
     while r <= n {
-        let rank = match color {
-            Color::Black => r,
-            Color::White => 10 - r,
-        };
+        let rank = if color == 0 { r } else { 10 - r };
         b |= Bitboard::rank_mask(rank).0;
         r += 1;
     }
-    Bitboard(b)
+    b
+}
+
+static FAR_RANKS: [[u128; 10]; 2] = {
+    let mut t = [[0u128; 10]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut n = 0;
+        while n < 10 {
+            t[c][n] = far_ranks_const(c, n as u8);
+            n += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Squares on ranks 1..=n (n <= 9) counted from `color`'s side (its promotion zone for n = 3).
+#[inline]
+pub(crate) fn far_ranks(color: Color, n: u8) -> Bitboard {
+    Bitboard(FAR_RANKS[color.index()][n as usize])
 }
 
 #[cfg(test)]

@@ -27,13 +27,29 @@ fn promotion_masks(us: Color, kind: PieceKind, from: Square) -> (Bitboard, Bitbo
 }
 
 /// Pushes one move per square of `plain` (no promotion) and of `promo` (promotion).
-#[inline]
+#[inline(always)]
 fn push_moves(list: &mut MoveList, from: Square, plain: Bitboard, promo: Bitboard) {
     for to in promo {
         list.push(Move::normal_unchecked(from, to, true));
     }
     for to in plain {
         list.push(Move::normal_unchecked(from, to, false));
+    }
+}
+
+/// Pushes one pawn step per square of `tos`, the origin being one rank behind for `us`.
+#[inline(always)]
+fn push_pawn_steps(list: &mut MoveList, us: Color, tos: Bitboard, promote: bool) {
+    for to in tos {
+        let from = match us {
+            Color::Black => to.index() + 1,
+            Color::White => to.index() - 1,
+        };
+        list.push(Move::normal_unchecked(
+            Square::from_index_unchecked(from),
+            to,
+            promote,
+        ));
     }
 }
 
@@ -142,13 +158,18 @@ impl Position {
         let ours = self.pieces_of(us) & !excluded;
         let zone = bitboard::far_ranks(us, 3);
 
-        // Pawns: one step forward; promotion in the zone, forced on the last rank.
+        // Pawns: one step forward, all unpinned pawns at once; promotion in the zone, forced
+        // on the last rank.
         let last = bitboard::far_ranks(us, 1);
-        for from in self.pieces(us, PieceKind::Pawn) & ours {
-            let mut t = bitboard::pawn_attacks(us, from) & target;
-            if pinned.contains(from) {
-                t &= bitboard::line(ksq, from);
-            }
+        let pawns = self.pieces(us, PieceKind::Pawn) & ours;
+        let steps = match us {
+            Color::Black => Bitboard((pawns & !pinned).0 >> 1),
+            Color::White => Bitboard((pawns & !pinned).0 << 1),
+        } & target;
+        push_pawn_steps(list, us, steps & zone, true);
+        push_pawn_steps(list, us, steps & !last, false);
+        for from in pawns & pinned {
+            let t = bitboard::pawn_attacks(us, from) & target & bitboard::line(ksq, from);
             push_moves(list, from, t & !last, t & zone);
         }
         // Lances.

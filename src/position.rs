@@ -234,7 +234,35 @@ impl Position {
     /// Whether any piece of `by` attacks `sq`, with `occ` as the occupied squares.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
-        self.attackers_to(sq, by, occ).is_any()
+        let them = by.flip();
+        let ours = self.by_color[by.index()];
+        let k = &self.by_kind;
+        let steps = (bitboard::pawn_attacks(them, sq) & k[PieceKind::Pawn as usize])
+            | (bitboard::knight_attacks(them, sq) & k[PieceKind::Knight as usize])
+            | (bitboard::silver_attacks(them, sq) & k[PieceKind::Silver as usize])
+            | (bitboard::gold_attacks(them, sq) & self.golds)
+            | (bitboard::king_attacks(sq)
+                & (k[PieceKind::King as usize]
+                    | k[PieceKind::Horse as usize]
+                    | k[PieceKind::Dragon as usize]));
+        if (steps & ours).is_any() {
+            return true;
+        }
+        let rooks = (k[PieceKind::Rook as usize] | k[PieceKind::Dragon as usize]) & ours;
+        if (bitboard::rook_pseudo_attacks(sq) & rooks).is_any()
+            && (bitboard::rook_attacks(sq, occ) & rooks).is_any()
+        {
+            return true;
+        }
+        let bishops = (k[PieceKind::Bishop as usize] | k[PieceKind::Horse as usize]) & ours;
+        if (bitboard::bishop_pseudo_attacks(sq) & bishops).is_any()
+            && (bitboard::bishop_attacks(sq, occ) & bishops).is_any()
+        {
+            return true;
+        }
+        let lances = k[PieceKind::Lance as usize] & ours;
+        (bitboard::lance_pseudo_attacks(them, sq) & lances).is_any()
+            && (bitboard::lance_attacks(them, sq, occ) & lances).is_any()
     }
 
     /// The pieces (of either colour) that alone stand between `color`'s king and an enemy
