@@ -37,6 +37,24 @@ fn push_moves(list: &mut MoveList, from: Square, plain: Bitboard, promo: Bitboar
     }
 }
 
+/// Pushes the moves of a silver, bishop or rook from `from` to `t`: with and without
+/// promotion where the move starts or ends in the zone.
+#[inline(always)]
+fn push_optional_promotions(
+    list: &mut MoveList,
+    us: Color,
+    from: Square,
+    t: Bitboard,
+    zone: Bitboard,
+) {
+    let promo = if from.in_promotion_zone(us) {
+        t
+    } else {
+        t & zone
+    };
+    push_moves(list, from, t, promo);
+}
+
 /// Pushes one pawn step per square of `tos`, the origin being one rank behind for `us`.
 #[inline(always)]
 fn push_pawn_steps(list: &mut MoveList, us: Color, tos: Bitboard, promote: bool) {
@@ -156,71 +174,62 @@ impl Position {
     ) {
         let us = self.side_to_move();
         let ours = self.pieces_of(us) & !excluded;
+        let free = ours & !pinned;
         let zone = bitboard::far_ranks(us, 3);
+        let last = bitboard::far_ranks(us, 1);
+        let last2 = bitboard::far_ranks(us, 2);
 
         // Pawns: one step forward, all unpinned pawns at once; promotion in the zone, forced
         // on the last rank.
-        let last = bitboard::far_ranks(us, 1);
-        let pawns = self.pieces(us, PieceKind::Pawn) & ours;
+        let pawns = self.pieces(us, PieceKind::Pawn) & free;
         let steps = match us {
-            Color::Black => Bitboard((pawns & !pinned).0 >> 1),
-            Color::White => Bitboard((pawns & !pinned).0 << 1),
+            Color::Black => Bitboard(pawns.0 >> 1),
+            Color::White => Bitboard(pawns.0 << 1),
         } & target;
         push_pawn_steps(list, us, steps & zone, true);
         push_pawn_steps(list, us, steps & !last, false);
-        for from in pawns & pinned {
-            let t = bitboard::pawn_attacks(us, from) & target & bitboard::line(ksq, from);
-            push_moves(list, from, t & !last, t & zone);
-        }
-        // Lances.
-        for from in self.pieces(us, PieceKind::Lance) & ours {
-            let mut t = bitboard::lance_attacks(us, from, occ) & target;
-            if pinned.contains(from) {
-                t &= bitboard::line(ksq, from);
-            }
+        // Lances: promotion forced on the last rank.
+        for from in self.pieces(us, PieceKind::Lance) & free {
+            let t = bitboard::lance_attacks(us, from, occ) & target;
             push_moves(list, from, t & !last, t & zone);
         }
         // Knights: promotion forced on the last two ranks.
-        let last2 = bitboard::far_ranks(us, 2);
-        for from in self.pieces(us, PieceKind::Knight) & ours {
-            // A pinned knight can never move.
-            if pinned.contains(from) {
-                continue;
-            }
+        for from in self.pieces(us, PieceKind::Knight) & free {
             let t = bitboard::knight_attacks(us, from) & target;
             push_moves(list, from, t & !last2, t & zone);
         }
         // Silvers, bishops, rooks: promotion optional when starting or ending in the zone.
-        for kind in [PieceKind::Silver, PieceKind::Bishop, PieceKind::Rook] {
-            for from in self.pieces(us, kind) & ours {
-                let mut t = bitboard::attacks(us, kind, from, occ) & target;
-                if pinned.contains(from) {
-                    t &= bitboard::line(ksq, from);
-                }
-                let promo = if from.in_promotion_zone(us) {
-                    t
-                } else {
-                    t & zone
-                };
-                push_moves(list, from, t, promo);
-            }
+        for from in self.pieces(us, PieceKind::Silver) & free {
+            let t = bitboard::silver_attacks(us, from) & target;
+            push_optional_promotions(list, us, from, t, zone);
+        }
+        for from in self.pieces(us, PieceKind::Bishop) & free {
+            let t = bitboard::bishop_attacks(from, occ) & target;
+            push_optional_promotions(list, us, from, t, zone);
+        }
+        for from in self.pieces(us, PieceKind::Rook) & free {
+            let t = bitboard::rook_attacks(from, occ) & target;
+            push_optional_promotions(list, us, from, t, zone);
         }
         // Pieces that never promote.
-        for from in self.golds(us) & ours {
-            let mut t = bitboard::gold_attacks(us, from) & target;
-            if pinned.contains(from) {
-                t &= bitboard::line(ksq, from);
-            }
+        for from in self.golds(us) & free {
+            let t = bitboard::gold_attacks(us, from) & target;
             push_moves(list, from, t, Bitboard::EMPTY);
         }
-        for kind in [PieceKind::Horse, PieceKind::Dragon] {
-            for from in self.pieces(us, kind) & ours {
-                let mut t = bitboard::attacks(us, kind, from, occ) & target;
-                if pinned.contains(from) {
-                    t &= bitboard::line(ksq, from);
-                }
-                push_moves(list, from, t, Bitboard::EMPTY);
-            }
+        for from in self.pieces(us, PieceKind::Horse) & free {
+            let t = (bitboard::bishop_attacks(from, occ) | bitboard::king_attacks(from)) & target;
+            push_moves(list, from, t, Bitboard::EMPTY);
+        }
+        for from in self.pieces(us, PieceKind::Dragon) & free {
+            let t = (bitboard::rook_attacks(from, occ) | bitboard::king_attacks(from)) & target;
+            push_moves(list, from, t, Bitboard::EMPTY);
+        }
+        // Pinned pieces (rare) move only along the line through their king.
+        for from in ours & pinned {
+            let kind = self.piece_at(from).expect("a pinned piece").kind();
+            let t = bitboard::attacks(us, kind, from, occ) & target & bitboard::line(ksq, from);
+            let (plain_ok, promo_ok) = promotion_masks(us, kind, from);
+            push_moves(list, from, t & plain_ok, t & promo_ok);
         }
     }
 

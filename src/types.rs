@@ -90,11 +90,8 @@ impl Square {
     #[inline]
     pub(crate) const fn from_index_unchecked(index: usize) -> Square {
         debug_assert!(index < 81);
-        // SAFETY of the value: index + 1 is in 1..=81, never zero.
-        match NonZeroU8::new(index as u8 + 1) {
-            Some(v) => Square(v),
-            None => panic!("square index out of range"),
-        }
+        // 1 + index, saturating: never zero, and exact for every index below 255.
+        Square(NonZeroU8::MIN.saturating_add(index as u8))
     }
 
     /// Internal index 0-80, `(file - 1) * 9 + (rank - 1)`.
