@@ -115,6 +115,63 @@ impl Hand {
         self.0
     }
 
+    /// The hand from its raw packed value, or `None` if a count exceeds the full set.
+    pub fn from_raw(raw: u32) -> Option<Hand> {
+        let h = Hand(raw);
+        if raw & !Hand::FIELDS != 0 {
+            return None;
+        }
+        PieceKind::HAND
+            .iter()
+            .all(|&k| h.count(k) <= k.full_set_count())
+            .then_some(h)
+    }
+
+    /// Bits used by the count fields.
+    const FIELDS: u32 = {
+        let mut m = 0;
+        let mut i = 0;
+        while i < 7 {
+            m |= ((1 << WIDTH[i]) - 1) << SHIFT[i];
+            i += 1;
+        }
+        m
+    };
+
+    /// The hand with, for each kind, the smaller of the two counts.
+    pub fn min(self, other: Hand) -> Hand {
+        self.zip_with(other, |a, b| a.min(b))
+    }
+
+    /// The hand with, for each kind, the larger of the two counts.
+    pub fn max(self, other: Hand) -> Hand {
+        self.zip_with(other, |a, b| a.max(b))
+    }
+
+    #[inline]
+    fn zip_with(self, other: Hand, f: impl Fn(u32, u32) -> u32) -> Hand {
+        let mut out = 0;
+        for i in 0..7 {
+            let mask = (1u32 << WIDTH[i]) - 1;
+            let a = (self.0 >> SHIFT[i]) & mask;
+            let b = (other.0 >> SHIFT[i]) & mask;
+            out |= f(a, b) << SHIFT[i];
+        }
+        Hand(out)
+    }
+
+    /// The hand holding the full set's count of every kind (18 pawns, 4 lances, ...).
+    pub const FULL: Hand = {
+        let counts = [18u32, 4, 4, 4, 2, 2, 4];
+        let mut out = 0;
+        let mut i = 0;
+        while i < 7 {
+            out |= counts[i] << SHIFT[i];
+            i += 1;
+        }
+        Hand(out)
+    };
+
     /// The kinds with a nonzero count, with their counts, in SFEN order (R B G S N L P).
     pub fn iter(self) -> impl Iterator<Item = (PieceKind, u8)> {
         SFEN_ORDER
@@ -179,6 +236,32 @@ mod tests {
         assert_eq!(h.total(), 38);
         assert_eq!(h.with_count(PieceKind::Pawn, 19), None);
         assert_eq!(h.with_count(PieceKind::King, 1), None);
+    }
+
+    #[test]
+    fn min_max_full_raw() {
+        let a = Hand::EMPTY
+            .with_count(PieceKind::Pawn, 3)
+            .unwrap()
+            .with_count(PieceKind::Gold, 1)
+            .unwrap();
+        let b = Hand::EMPTY
+            .with_count(PieceKind::Pawn, 1)
+            .unwrap()
+            .with_count(PieceKind::Rook, 2)
+            .unwrap();
+        let lo = a.min(b);
+        let hi = a.max(b);
+        assert_eq!(lo.count(PieceKind::Pawn), 1);
+        assert_eq!(lo.count(PieceKind::Gold), 0);
+        assert_eq!(hi.count(PieceKind::Pawn), 3);
+        assert_eq!(hi.count(PieceKind::Rook), 2);
+        assert_eq!(hi.count(PieceKind::Gold), 1);
+        for k in PieceKind::HAND {
+            assert_eq!(Hand::FULL.count(k), k.full_set_count());
+        }
+        assert_eq!(Hand::from_raw(Hand::FULL.raw()), Some(Hand::FULL));
+        assert_eq!(Hand::from_raw(u32::MAX), None);
     }
 
     #[test]

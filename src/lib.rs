@@ -21,3 +21,10 @@ pub use moves::{Move, MoveList, ParseMoveError};
 pub use perft::{perft, perft_divide};
 pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
+mod solver;
+pub use solver::{
+    LineError, MateLine, Outcome, Progress, Solution, Solver, SolverConfig, Stats, StopHandle,
+    StopReason, verify_mate,
+};
+mod notation;
+pub use notation::{board_diagram, japanese_line, japanese_move};

@@ -102,6 +102,24 @@ impl Move {
         self.0.get()
     }
 
+    /// The move with raw encoding `raw` (see [`Move::raw`]), or `None` if `raw` encodes no
+    /// move.
+    pub fn from_raw(raw: u16) -> Option<Move> {
+        if raw & !(PROMOTE_BIT | 0x3fff) != 0 {
+            return None;
+        }
+        let to = Square::from_index((raw & 0x7f) as usize)?;
+        let origin = (raw >> 7) & 0x7f;
+        let promote = raw & PROMOTE_BIT != 0;
+        if origin < DROP_BASE {
+            let from = Square::from_index(origin as usize)?;
+            (from != to).then(|| Move::normal_unchecked(from, to, promote))
+        } else {
+            let kind = PieceKind::from_index((origin - DROP_BASE) as usize)?;
+            (kind.is_hand_kind() && !promote).then(|| Move::drop_unchecked(kind, to))
+        }
+    }
+
     /// Parses a move in USI notation: `7g7f`, `8h2b+`, `P*5e`. This only checks the syntax;
     /// [`Position::parse_usi_move`](crate::Position::parse_usi_move) also checks legality.
     pub fn from_usi(s: &str) -> Result<Move, ParseMoveError> {
@@ -210,5 +228,11 @@ mod tests {
             assert!(Move::from_usi(bad).is_err(), "{bad}");
         }
         assert_eq!(std::mem::size_of::<Option<Move>>(), 2);
+        for s in ["7g7f", "8h2b+", "P*5e", "R*1a"] {
+            let m = Move::from_usi(s).unwrap();
+            assert_eq!(Move::from_raw(m.raw()), Some(m));
+        }
+        assert_eq!(Move::from_raw(0), None);
+        assert_eq!(Move::from_raw(u16::MAX), None);
     }
 }

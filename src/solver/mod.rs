@@ -1,0 +1,361 @@
+//! The df-pn tsume solver.
+//!
+//! [`Solver`] proves mate or no-mate for the side to move (the attacker), which may be Black or
+//! White. The attacker plays checks only; the defender any legal reply. A proven mate comes
+//! with a mating line that has been verified move by move with the rules core
+//! ([`verify_mate`]) before it is reported.
+//!
+//! ```
+//! use tsume::{Outcome, Position, Solver, SolverConfig};
+//! let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+//! let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1")?;
+//! let result = solver.solve(&pos);
+//! match &result.outcome {
+//!     Outcome::Mate(line) => assert_eq!(line.len(), 3),
+//!     other => panic!("expected a mate, got {other:?}"),
+//! }
+//! # Ok::<(), tsume::SfenError>(())
+//! ```
+
+mod hands;
+mod pn;
+mod pv;
+mod search;
+mod tt;
+
+pub use pv::{LineError, verify_mate};
+
+use crate::moves::Move;
+use crate::position::Position;
+use search::{Limits, Search};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tt::Table;
+
+/// Settings for a [`Solver`], built with chained setters.
+///
+/// ```
+/// use std::time::Duration;
+/// use tsume::SolverConfig;
+/// let config = SolverConfig::new()
+///     .hash_mib(256)
+///     .node_limit(Some(10_000_000))
+///     .time_limit(Some(Duration::from_secs(30)));
+/// assert_eq!(config.get_hash_mib(), 256);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    hash_mib: usize,
+    node_limit: Option<u64>,
+    time_limit: Option<Duration>,
+    progress_interval: Duration,
+    max_depth: u32,
+}
+
+impl Default for SolverConfig {
+    fn default() -> SolverConfig {
+        SolverConfig::new()
+    }
+}
+
+impl SolverConfig {
+    /// Defaults: a 256 MiB table, no node or time limit, progress every second, search depth up
+    /// to 16,000 plies.
+    pub fn new() -> SolverConfig {
+        SolverConfig {
+            hash_mib: 256,
+            node_limit: None,
+            time_limit: None,
+            progress_interval: Duration::from_secs(1),
+            max_depth: 16_000,
+        }
+    }
+
+    /// Transposition table size in MiB (at least one cluster). The table never grows past it;
+    /// when full, entries with the least search work behind them are replaced first.
+    pub fn hash_mib(mut self, mib: usize) -> SolverConfig {
+        self.hash_mib = mib;
+        self
+    }
+
+    /// Stop after about this many nodes (`None`: no limit).
+    pub fn node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
+        self.node_limit = nodes;
+        self
+    }
+
+    /// Stop after about this much time (`None`: no limit).
+    pub fn time_limit(mut self, time: Option<Duration>) -> SolverConfig {
+        self.time_limit = time;
+        self
+    }
+
+    /// How often the progress callback is called.
+    pub fn progress_interval(mut self, every: Duration) -> SolverConfig {
+        self.progress_interval = every;
+        self
+    }
+
+    /// The deepest ply the search may reach; deeper lines count as failures for the attacker
+    /// and a no-mate that rests on that is reported as unknown.
+    pub fn max_depth(mut self, plies: u32) -> SolverConfig {
+        self.max_depth = plies.max(1);
+        self
+    }
+
+    /// The table size in MiB.
+    pub fn get_hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+}
+
+/// A handle that stops a running search from another thread.
+///
+/// ```
+/// use tsume::{Solver, SolverConfig};
+/// let solver = Solver::new(SolverConfig::new().hash_mib(1));
+/// let stop = solver.stop_handle();
+/// std::thread::spawn(move || stop.stop());
+/// ```
+#[derive(Clone, Debug)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Asks the search to stop; it returns [`Outcome::Unknown`] with [`StopReason::Stopped`].
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A progress report, passed to the callback set with [`Solver::set_progress`].
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Nodes per second.
+    pub nodes_per_second: u64,
+    /// Fraction of the table in use (0-1, estimated).
+    pub table_fill: f64,
+    /// The root's proof number at its last update.
+    pub root_pn: u32,
+    /// The root's disproof number at its last update.
+    pub root_dn: u32,
+}
+
+/// Why a search ended without a verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The node limit was reached.
+    NodeLimit,
+    /// The time limit was reached.
+    TimeLimit,
+    /// [`StopHandle::stop`] was called.
+    Stopped,
+    /// A no-mate proof rested on lines cut at the maximum depth.
+    DepthLimit,
+    /// The mate was proven but no verified line could be built (a bug if it ever happens:
+    /// the verdict is withheld rather than reported unchecked).
+    UnverifiedLine(String),
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::NodeLimit => write!(f, "node limit reached"),
+            StopReason::TimeLimit => write!(f, "time limit reached"),
+            StopReason::Stopped => write!(f, "stopped"),
+            StopReason::DepthLimit => write!(f, "maximum depth reached"),
+            StopReason::UnverifiedLine(why) => {
+                write!(f, "mating line could not be verified: {why}")
+            }
+        }
+    }
+}
+
+/// A verified mating line: attacker and defender moves alternating, attacker first, ending in
+/// checkmate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateLine {
+    /// The moves.
+    pub moves: Vec<Move>,
+}
+
+impl MateLine {
+    /// Length in plies (手数).
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Always false: a mate takes at least one ply.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+/// The verdict of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Mate proven, with a verified mating line.
+    Mate(MateLine),
+    /// No mate: proven that the attacker cannot force mate by checks.
+    NoMate,
+    /// No verdict within the limits.
+    Unknown(StopReason),
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Nodes searched (including those re-searched while building the line).
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Fraction of the table in use at the end (0-1, estimated).
+    pub table_fill: f64,
+    /// Table size in bytes.
+    pub table_bytes: usize,
+}
+
+impl Stats {
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// The result of [`Solver::solve`].
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The verdict.
+    pub outcome: Outcome,
+    /// Counters.
+    pub stats: Stats,
+}
+
+/// A reusable df-pn solver with its own transposition table. `Send`: run one per thread.
+pub struct Solver {
+    config: SolverConfig,
+    table: Table,
+    stop: Arc<AtomicBool>,
+    progress: Option<ProgressFn>,
+}
+
+/// The boxed progress callback.
+type ProgressFn = Box<dyn FnMut(&Progress) + Send>;
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Stack for the search thread: the recursion is as deep as the longest line searched.
+const SEARCH_STACK: usize = 512 << 20;
+
+impl Solver {
+    /// A solver with the given settings. The table's memory is reserved now and touched only
+    /// as it fills.
+    pub fn new(config: SolverConfig) -> Solver {
+        Solver {
+            table: Table::new(config.hash_mib),
+            config,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: None,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// A handle to stop the current or next search from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(self.stop.clone())
+    }
+
+    /// Sets a callback called about every [`SolverConfig::progress_interval`] during a search.
+    pub fn set_progress(&mut self, callback: impl FnMut(&Progress) + Send + 'static) {
+        self.progress = Some(Box::new(callback));
+    }
+
+    /// Removes the progress callback.
+    pub fn clear_progress(&mut self) {
+        self.progress = None;
+    }
+
+    /// Proves mate or no-mate for the side to move in `pos`.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        self.stop.store(false, Ordering::Relaxed);
+        self.table.new_search();
+        let pos = pos.clone();
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("tsume-search".into())
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(s, || self.solve_here(&pos))
+                .expect("spawn the search thread")
+                .join()
+                .expect("the search thread does not panic")
+        })
+    }
+
+    fn solve_here(&mut self, pos: &Position) -> Solution {
+        let limits = Limits {
+            nodes: self.config.node_limit,
+            time: self.config.time_limit,
+            stop: self.stop.clone(),
+            max_depth: self.config.max_depth,
+            progress_every: self.config.progress_interval,
+            progress: self.progress.as_deref_mut(),
+        };
+        let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
+        let v = search.solve_node(pos, true, 0);
+        let outcome = if let Some(reason) = search.aborted.clone() {
+            Outcome::Unknown(reason)
+        } else if v.pn == 0 {
+            match search.extract_line(pos) {
+                Some(moves) => match verify_mate(pos, &moves) {
+                    Ok(()) => Outcome::Mate(MateLine { moves }),
+                    Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
+                },
+                None => match search.aborted.clone() {
+                    Some(reason) => Outcome::Unknown(reason),
+                    None => Outcome::Unknown(StopReason::UnverifiedLine(
+                        "no line could be walked out of the proof".into(),
+                    )),
+                },
+            }
+        } else if search.depth_limited {
+            Outcome::Unknown(StopReason::DepthLimit)
+        } else {
+            Outcome::NoMate
+        };
+        let stats = Stats {
+            nodes: search.nodes,
+            elapsed: search.elapsed(),
+            table_fill: search.table.fill(),
+            table_bytes: search.table.size_bytes(),
+        };
+        Solution { outcome, stats }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>() {}
+
+    #[test]
+    fn solver_is_send() {
+        assert_send::<Solver>();
+    }
+}

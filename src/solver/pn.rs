@@ -1,0 +1,63 @@
+//! Proof and disproof numbers with saturating arithmetic.
+
+/// A proof or disproof number. [`INF`] marks a solved node (pn = 0 and dn = INF for a proof,
+/// the reverse for a disproof); ordinary values saturate at [`INF_1`].
+pub(crate) type PnDn = u32;
+
+/// Infinity: the node is solved.
+pub(crate) const INF: PnDn = u32::MAX;
+/// The largest finite value; sums saturate here rather than reach [`INF`].
+pub(crate) const INF_1: PnDn = u32::MAX - 1;
+
+/// `a + b`, infinite if either is, else saturating at [`INF_1`].
+#[inline]
+pub(crate) fn add(a: PnDn, b: PnDn) -> PnDn {
+    if a == INF || b == INF {
+        INF
+    } else {
+        (a as u64 + b as u64).min(INF_1 as u64) as PnDn
+    }
+}
+
+/// The threshold handed to the best child under the 1+ε trick: a little above the second
+/// best sibling's value (ε = 1/4), but never above the node's own threshold.
+#[inline]
+pub(crate) fn epsilon_threshold(own: PnDn, second: PnDn) -> PnDn {
+    let grown = second as u64 + 1 + second as u64 / 4;
+    own.min(grown.min(INF_1 as u64) as PnDn)
+}
+
+/// `th - total + part`, the threshold left for one child when its siblings account for
+/// `total - part` of the node's sum; saturating at [`INF_1`], and at least `part + 1` so the
+/// child always has room to grow.
+#[inline]
+pub(crate) fn remaining_threshold(th: PnDn, total: PnDn, part: PnDn) -> PnDn {
+    if th >= INF_1 {
+        return INF_1; // unbounded stays unbounded
+    }
+    let v = th as i64 - total as i64 + part as i64;
+    v.clamp(part as i64 + 1, INF_1 as i64) as PnDn
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saturating_sums() {
+        assert_eq!(add(1, 2), 3);
+        assert_eq!(add(INF_1, 5), INF_1);
+        assert_eq!(add(INF, 0), INF);
+        assert_eq!(add(3, INF), INF);
+    }
+
+    #[test]
+    fn thresholds() {
+        assert_eq!(epsilon_threshold(100, 8), 11);
+        assert_eq!(epsilon_threshold(5, 8), 5);
+        assert_eq!(epsilon_threshold(INF_1, INF), INF_1);
+        assert_eq!(remaining_threshold(10, 7, 3), 6);
+        assert_eq!(remaining_threshold(INF_1, 7, 3), INF_1);
+        assert_eq!(remaining_threshold(5, 20, 3), 4);
+    }
+}

@@ -1,0 +1,590 @@
+//! The df-pn search proper: OR nodes (attacker to move, checks only) and AND nodes (defender
+//! to move, evasions), with thresholds, the 1+ε trick, df-pn+ initial values, a mate-in-one
+//! test at new children, proof and disproof hands, delayed expansion of interposition drops,
+//! and path-dependent handling of repetitions.
+
+use super::hands;
+use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
+use super::tt::{DISPROVEN, PROVEN, Table};
+use super::{Progress, StopReason};
+use crate::hand::Hand;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, PieceKind, Square};
+use ahash::{AHashMap, AHashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A node's value as its parent sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Value {
+    pub pn: PnDn,
+    pub dn: PnDn,
+    /// Proof hand if proven, disproof hand if disproven, else the hand searched.
+    pub hand: Hand,
+    /// Mate length (plies) below a proven node.
+    pub len: u16,
+    /// The disproof rests on a repetition on the current path: valid on this path only.
+    pub rep: bool,
+}
+
+impl Value {
+    fn proven(hand: Hand, len: u16) -> Value {
+        let (pn, dn) = PROVEN;
+        Value {
+            pn,
+            dn,
+            hand,
+            len,
+            rep: false,
+        }
+    }
+    fn disproven(hand: Hand, rep: bool) -> Value {
+        let (pn, dn) = DISPROVEN;
+        Value {
+            pn,
+            dn,
+            hand,
+            len: 0,
+            rep,
+        }
+    }
+}
+
+struct Child {
+    mv: Move,
+    v: Value,
+}
+
+/// Order in which same-square interposition drops are expanded, one kind at a time.
+const DROP_ORDER: [PieceKind; 7] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::Silver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+];
+
+/// Limits and reporting for one search.
+pub(crate) struct Limits<'a> {
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    pub stop: Arc<AtomicBool>,
+    pub max_depth: u32,
+    pub progress_every: Duration,
+    pub progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+}
+
+/// One search over a table.
+pub(crate) struct Search<'a> {
+    pub table: &'a mut Table,
+    pub attacker: Color,
+    limits: Limits<'a>,
+    /// Full keys (board and hands) of the positions on the current path.
+    path: AHashSet<u64>,
+    /// Order-independent hash of the current path, including the current node.
+    path_hash: u64,
+    /// Disproofs that rest on a repetition, keyed by position and path.
+    rep_table: AHashMap<u64, Hand>,
+    pub nodes: u64,
+    start: Instant,
+    next_check: u64,
+    last_progress: Instant,
+    pub aborted: Option<StopReason>,
+    pub depth_limited: bool,
+    pub root_pn: PnDn,
+    pub root_dn: PnDn,
+}
+
+const REP_TABLE_MAX: usize = 1 << 20;
+const CHECK_EVERY: u64 = 1024;
+
+#[inline]
+fn mix(k: u64) -> u64 {
+    let k = (k ^ (k >> 31)).wrapping_mul(0x7fb5_d329_728e_a185);
+    k ^ (k >> 27)
+}
+
+impl<'a> Search<'a> {
+    pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
+        let now = Instant::now();
+        Search {
+            table,
+            attacker,
+            limits,
+            path: AHashSet::new(),
+            path_hash: 0,
+            rep_table: AHashMap::new(),
+            nodes: 0,
+            start: now,
+            next_check: CHECK_EVERY,
+            last_progress: now,
+            aborted: None,
+            depth_limited: false,
+            root_pn: 1,
+            root_dn: 1,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    fn check_limits(&mut self) {
+        self.next_check = self.nodes + CHECK_EVERY;
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.aborted = Some(StopReason::NodeLimit);
+            }
+        }
+        if self.limits.stop.load(Ordering::Relaxed) {
+            self.aborted = Some(StopReason::Stopped);
+        }
+        let now = Instant::now();
+        if let Some(t) = self.limits.time {
+            if now.duration_since(self.start) >= t {
+                self.aborted = Some(StopReason::TimeLimit);
+            }
+        }
+        if now.duration_since(self.last_progress) >= self.limits.progress_every {
+            self.last_progress = now;
+            self.report_progress();
+        }
+    }
+
+    pub fn report_progress(&mut self) {
+        let elapsed = self.start.elapsed();
+        let p = Progress {
+            nodes: self.nodes,
+            elapsed,
+            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+            table_fill: self.table.fill(),
+            root_pn: self.root_pn,
+            root_dn: self.root_dn,
+        };
+        if let Some(cb) = self.limits.progress.as_mut() {
+            cb(&p);
+        }
+    }
+
+    #[inline]
+    fn enter(&mut self, full: u64) {
+        self.path.insert(full);
+        self.path_hash ^= mix(full);
+    }
+
+    #[inline]
+    fn leave(&mut self, full: u64) {
+        self.path.remove(&full);
+        self.path_hash ^= mix(full);
+    }
+
+    /// Replaces the path (used when re-searching from inside a line).
+    pub fn set_path(&mut self, keys: &[u64]) {
+        self.path.clear();
+        self.path_hash = 0;
+        for &k in keys {
+            self.enter(k);
+        }
+    }
+
+    /// Records a node's result: solved results that rest on a repetition go to the
+    /// path-keyed table, everything else to the transposition table.
+    fn record(&mut self, pos: &Position, v: Value, best: Option<Move>, work: u64) {
+        if v.rep {
+            if self.rep_table.len() >= REP_TABLE_MAX {
+                self.rep_table.clear();
+            }
+            let own = mix(pos.key());
+            // The path hash includes this node; the key uses its ancestors only.
+            self.rep_table
+                .insert(pos.key() ^ self.path_hash ^ own, v.hand);
+            return;
+        }
+        self.table
+            .store(pos.board_key(), v.hand, v.pn, v.dn, v.len, best, work);
+    }
+
+    /// The value of `child`, a position one move below the current node, as far as known
+    /// without searching it.
+    /// Also says whether anything was known (a new node is not).
+    pub(crate) fn lookup(&self, child: &Position) -> (Value, bool) {
+        let full = child.key();
+        let hand = child.hand(self.attacker);
+        if self.path.contains(&full) {
+            return (Value::disproven(hand, true), true);
+        }
+        if !self.rep_table.is_empty() {
+            if let Some(&dh) = self.rep_table.get(&(full ^ self.path_hash)) {
+                return (Value::disproven(dh, true), true);
+            }
+        }
+        let p = self.table.probe(child.board_key(), hand);
+        let v = Value {
+            pn: p.pn,
+            dn: p.dn,
+            hand: p.hand,
+            len: p.len,
+            rep: false,
+        };
+        (v, p.found)
+    }
+
+    /// Searches an OR node (attacker to move) until its pn or dn reaches its threshold.
+    pub fn or_node(&mut self, pos: &Position, th_pn: PnDn, th_dn: PnDn, depth: u32) -> Value {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
+        let hand = pos.hand(self.attacker);
+        let start_nodes = self.nodes;
+        let moves = pos.check_moves();
+        if moves.is_empty() {
+            // No check: disproven at once (0-ply no-mate).
+            let v = Value::disproven(hands::disproof_without_checks(hand), false);
+            self.record(pos, v, None, 1);
+            return v;
+        }
+        if depth >= self.limits.max_depth {
+            self.depth_limited = true;
+            return Value::disproven(hand, true);
+        }
+        let full = pos.key();
+        self.enter(full);
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let (mut v, known) = self.lookup(&c);
+            if !known {
+                // New AND node: mate if the defender has no reply (mate in one), else df-pn+
+                // initial numbers from the number of distinct replies.
+                let n = distinct_evasions(&c);
+                if n == 0 {
+                    let ph = hands::interposition_guard(&c, self.attacker);
+                    let ph = hands::proof_before_attack(pos, mv, ph);
+                    let v = Value::proven(ph, 1);
+                    self.record(pos, v, Some(mv), 1);
+                    self.leave(full);
+                    return v;
+                }
+                v.pn = n;
+                v.dn = 1;
+            }
+            if v.pn == 0 {
+                // Proven through the table (superiority).
+                let ph = hands::proof_before_attack(pos, mv, v.hand);
+                let v = Value::proven(ph, v.len.saturating_add(1));
+                self.record(pos, v, Some(mv), 1);
+                self.leave(full);
+                return v;
+            }
+            children.push(Child { mv, v });
+        }
+
+        // The table's best move from an earlier visit goes first (ties in pn keep order).
+        if let Some(bm) = self.table.probe(pos.board_key(), hand).best {
+            if let Some(i) = children.iter().position(|c| c.mv == bm) {
+                children.swap(0, i);
+            }
+        }
+
+        let result = loop {
+            // pn = min, dn = sum.
+            let mut best = 0;
+            let mut pn = INF;
+            let mut second = INF;
+            let mut dn: PnDn = 0;
+            for (i, ch) in children.iter().enumerate() {
+                if ch.v.pn < pn {
+                    second = pn;
+                    pn = ch.v.pn;
+                    best = i;
+                } else if ch.v.pn < second {
+                    second = ch.v.pn;
+                }
+                dn = add(dn, ch.v.dn);
+            }
+            if pn == 0 {
+                // Prefer the shortest proof among proven children.
+                let ch = children
+                    .iter()
+                    .filter(|c| c.v.pn == 0)
+                    .min_by_key(|c| c.v.len)
+                    .expect("a proven child");
+                let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
+                let v = Value::proven(ph, ch.v.len.saturating_add(1));
+                self.record(pos, v, Some(ch.mv), self.nodes - start_nodes + 1);
+                break v;
+            }
+            if dn == 0 {
+                let mut dh = Hand::FULL;
+                let mut rep = false;
+                for ch in &children {
+                    dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
+                    rep |= ch.v.rep;
+                }
+                let dh = if rep {
+                    hand
+                } else {
+                    hands::finish_or_disproof(hand, dh)
+                };
+                let v = Value::disproven(dh, rep);
+                self.record(pos, v, None, self.nodes - start_nodes + 1);
+                break v;
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
+                let v = Value {
+                    pn,
+                    dn,
+                    hand,
+                    len: 0,
+                    rep: false,
+                };
+                let bm = children[best].mv;
+                self.record(pos, v, Some(bm), self.nodes - start_nodes + 1);
+                break v;
+            }
+            let child_th_pn = epsilon_threshold(th_pn, second);
+            let child_th_dn = remaining_threshold(th_dn, dn, children[best].v.dn);
+            let mv = children[best].mv;
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1);
+            children[best].v = v;
+        };
+        self.leave(full);
+        result
+    }
+
+    /// Searches an AND node (defender to move, in check).
+    pub fn and_node(&mut self, pos: &Position, th_pn: PnDn, th_dn: PnDn, depth: u32) -> Value {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
+        let hand = pos.hand(self.attacker);
+        let start_nodes = self.nodes;
+        let evasions = pos.evasions();
+        if evasions.is_empty() {
+            let v = Value::proven(hands::interposition_guard(pos, self.attacker), 0);
+            return v;
+        }
+        if depth >= self.limits.max_depth {
+            self.depth_limited = true;
+            return Value::disproven(hand, true);
+        }
+        let full = pos.key();
+        self.enter(full);
+
+        // Board moves are all expanded; drops are grouped by square and expanded one kind at a
+        // time (delayed interposition): the next kind only once the previous one is proven.
+        let mut children: Vec<Child> = Vec::with_capacity(evasions.len());
+        let mut pending: Vec<(Square, u8)> = Vec::new(); // (square, index into DROP_ORDER)
+        let mut drop_squares: Vec<Square> = Vec::new();
+        for &mv in &evasions {
+            if mv.is_drop() {
+                if !drop_squares.contains(&mv.to()) {
+                    drop_squares.push(mv.to());
+                }
+                continue;
+            }
+            if let Some(v) = self.and_child(pos, mv, &mut children) {
+                self.leave(full);
+                return v;
+            }
+        }
+        let defender_hand = pos.hand(self.attacker.flip());
+        for &sq in &drop_squares {
+            if let Some(v) = self.expand_drops(
+                pos,
+                sq,
+                0,
+                defender_hand,
+                &evasions,
+                &mut children,
+                &mut pending,
+            ) {
+                self.leave(full);
+                return v;
+            }
+        }
+
+        let result = loop {
+            // pn = sum, dn = min.
+            let mut best = 0;
+            let mut dn = INF;
+            let mut second = INF;
+            let mut pn: PnDn = 0;
+            for (i, ch) in children.iter().enumerate() {
+                if ch.v.dn < dn {
+                    second = dn;
+                    dn = ch.v.dn;
+                    best = i;
+                } else if ch.v.dn < second {
+                    second = ch.v.dn;
+                }
+                pn = add(pn, ch.v.pn);
+            }
+            if dn == 0 {
+                let ch = &children[best];
+                let dh = if ch.v.rep {
+                    hand
+                } else {
+                    hands::disproof_before_defence(ch.mv, hand, ch.v.hand)
+                };
+                let v = Value::disproven(dh, ch.v.rep);
+                self.record(pos, v, Some(ch.mv), self.nodes - start_nodes + 1);
+                break v;
+            }
+            if pn == 0 {
+                let mut ph = hands::interposition_guard(pos, self.attacker);
+                let mut len = 0;
+                let mut longest = children[0].mv;
+                for ch in &children {
+                    ph = ph.max(ch.v.hand);
+                    if ch.v.len >= len {
+                        len = ch.v.len;
+                        longest = ch.mv;
+                    }
+                }
+                let v = Value::proven(ph.min(hand), len.saturating_add(1));
+                self.record(pos, v, Some(longest), self.nodes - start_nodes + 1);
+                break v;
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
+                let v = Value {
+                    pn,
+                    dn,
+                    hand,
+                    len: 0,
+                    rep: false,
+                };
+                let bm = children[best].mv;
+                self.record(pos, v, Some(bm), self.nodes - start_nodes + 1);
+                break v;
+            }
+            let child_th_dn = epsilon_threshold(th_dn, second);
+            let child_th_pn = remaining_threshold(th_pn, pn, children[best].v.pn);
+            let mv = children[best].mv;
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let v = self.or_node(&c, child_th_pn, child_th_dn, depth + 1);
+            children[best].v = v;
+            if v.pn == 0 && mv.is_drop() {
+                // Proven interposition: expand the next kind on that square.
+                let sq = mv.to();
+                if let Some(pi) = pending.iter().position(|&(s, _)| s == sq) {
+                    let (_, next) = pending.swap_remove(pi);
+                    if let Some(v) = self.expand_drops(
+                        pos,
+                        sq,
+                        next as usize,
+                        defender_hand,
+                        &evasions,
+                        &mut children,
+                        &mut pending,
+                    ) {
+                        break v;
+                    }
+                }
+            }
+        };
+        self.leave(full);
+        result
+    }
+
+    /// Adds the child of AND node `pos` reached by `mv`; returns the node's value if that child
+    /// already disproves it.
+    fn and_child(&mut self, pos: &Position, mv: Move, children: &mut Vec<Child>) -> Option<Value> {
+        let mut c = pos.clone();
+        c.play_unchecked(mv);
+        let (v, _) = self.lookup(&c);
+        if v.dn == 0 {
+            let hand = pos.hand(self.attacker);
+            let dh = if v.rep {
+                hand
+            } else {
+                hands::disproof_before_defence(mv, hand, v.hand)
+            };
+            let nv = Value::disproven(dh, v.rep);
+            self.record(pos, nv, Some(mv), 1);
+            return Some(nv);
+        }
+        children.push(Child { mv, v });
+        None
+    }
+
+    /// Adds the drops on `sq`, from kind index `from_kind` in [`DROP_ORDER`]: proven ones are
+    /// added as proven children and skipped, and the first unproven one stays active with the
+    /// rest pending. Returns the node's value if a drop disproves it.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_drops(
+        &mut self,
+        pos: &Position,
+        sq: Square,
+        from_kind: usize,
+        defender_hand: Hand,
+        evasions: &[Move],
+        children: &mut Vec<Child>,
+        pending: &mut Vec<(Square, u8)>,
+    ) -> Option<Value> {
+        for (i, &k) in DROP_ORDER.iter().enumerate().skip(from_kind) {
+            if !defender_hand.has(k) {
+                continue;
+            }
+            let mv = Move::drop_unchecked(k, sq);
+            if !evasions.contains(&mv) {
+                continue;
+            }
+            if let Some(v) = self.and_child(pos, mv, children) {
+                return Some(v);
+            }
+            let last = children.last().expect("just added");
+            if last.v.pn != 0 {
+                if i + 1 < DROP_ORDER.len() {
+                    pending.push((sq, (i + 1) as u8));
+                }
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow.
+    pub fn solve_node(&mut self, pos: &Position, or: bool, depth: u32) -> Value {
+        loop {
+            let v = if or {
+                self.or_node(pos, INF_1, INF_1, depth)
+            } else {
+                self.and_node(pos, INF_1, INF_1, depth)
+            };
+            if depth == 0 {
+                self.root_pn = v.pn;
+                self.root_dn = v.dn;
+            }
+            if v.pn == 0 || v.dn == 0 || self.aborted.is_some() {
+                return v;
+            }
+        }
+    }
+}
+
+/// Number of distinct defender replies, counting the drops on one square once (they are
+/// expanded one kind at a time).
+fn distinct_evasions(pos: &Position) -> PnDn {
+    let ev = pos.evasions();
+    let mut n = 0;
+    let mut drop_squares = crate::bitboard::Bitboard::EMPTY;
+    for m in &ev {
+        if m.is_drop() {
+            drop_squares.insert(m.to());
+        } else {
+            n += 1;
+        }
+    }
+    n + drop_squares.count()
+}
