@@ -74,7 +74,7 @@ fn read_problems(args: &Args) -> Result<Vec<Problem>, String> {
                 text.push('\n');
             }
             add_lines("<stdin>", &text);
-        } else if Path::new(input).is_file() {
+        } else if Path::new(input).exists() {
             let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
             add_lines(input, &text);
         } else if input.contains('/') && input.split_whitespace().count() >= 3 {

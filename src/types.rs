@@ -139,9 +139,10 @@ impl Square {
         if b.len() != 2 {
             return None;
         }
-        let file = b[0].wrapping_sub(b'0');
-        let rank = b[1].wrapping_sub(b'a') + 1;
-        Square::new(file, rank)
+        if !(b'1'..=b'9').contains(&b[0]) || !(b'a'..=b'i').contains(&b[1]) {
+            return None;
+        }
+        Square::new(b[0] - b'0', b[1] - b'a' + 1)
     }
 }
 
@@ -437,6 +438,7 @@ mod tests {
         assert_eq!(Square::from_usi("7g").unwrap().index(), 6 * 9 + 6);
         assert_eq!(Square::from_usi("0a"), None);
         assert_eq!(Square::from_usi("1j"), None);
+        assert_eq!(Square::from_usi("7`"), None);
         assert_eq!(Square::new(10, 1), None);
         assert_eq!(std::mem::size_of::<Option<Square>>(), 1);
     }

@@ -54,7 +54,11 @@ fn check(max_nodes: u64, min_nodes: u64) -> usize {
             ));
         }
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
     checked
 }
 

@@ -54,10 +54,7 @@ fn expect(index: usize, sfen: &str) {
         0 | 1 => {
             let p = pos(sfen);
             assert!(p.is_legal(mv("L*5b")));
-            assert_eq!(
-                p.check_legality(mv("P*5b")),
-                Err(IllegalMove::DropPawnMate)
-            );
+            assert_eq!(p.check_legality(mv("P*5b")), Err(IllegalMove::DropPawnMate));
             assert!(!p.legal_moves().contains(&mv("P*5b")));
             assert!(!p.check_moves().contains(&mv("P*5b")));
         }
@@ -126,18 +123,25 @@ fn expect(index: usize, sfen: &str) {
                     count: 6
                 }
             );
-            let fixed = sfen.replacen("1r5s1", "1r5b1", 1).replacen("1B5S1", "1B5R1", 1);
+            let fixed = sfen
+                .replacen("1r5s1", "1r5b1", 1)
+                .replacen("1B5S1", "1B5R1", 1);
             let p = pos(&fixed);
-            let drops: Vec<Move> = p.legal_moves().into_iter().filter(|m| m.is_drop()).collect();
+            let drops: Vec<Move> = p
+                .legal_moves()
+                .into_iter()
+                .filter(|m| m.is_drop())
+                .collect();
             assert_eq!(drops.len(), if index == 15 { 6 } else { 7 });
-            assert!(drops.iter().all(|m| m.drop_kind() == Some(tsume::PieceKind::Pawn)));
+            assert!(
+                drops
+                    .iter()
+                    .all(|m| m.drop_kind() == Some(tsume::PieceKind::Pawn))
+            );
         }
         // --- dead pieces
         17..=20 => assert!(
-            matches!(
-                Position::from_sfen(sfen),
-                Err(SfenError::DeadPiece { .. })
-            ),
+            matches!(Position::from_sfen(sfen), Err(SfenError::DeadPiece { .. })),
             "{sfen} must be rejected as a dead piece"
         ),
         21 => {
@@ -278,7 +282,11 @@ fn expect(index: usize, sfen: &str) {
 #[test]
 fn every_rule_edge_case_holds() {
     let rows = rows();
-    assert_eq!(rows.len(), 49, "a row was added or removed: update the expectations");
+    assert_eq!(
+        rows.len(),
+        49,
+        "a row was added or removed: update the expectations"
+    );
     for (i, (category, sfen)) in rows.iter().enumerate() {
         let result = std::panic::catch_unwind(|| expect(i, sfen));
         assert!(result.is_ok(), "row {i} [{category}] failed: {sfen}");

@@ -86,93 +86,135 @@ pub fn verify_mate(pos: &Position, moves: &[Move]) -> Result<(), LineError> {
     }
 }
 
-/// Most plies a walked line may have: a cycle guard.
+/// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
+/// Most nodes the line walk may visit, backtracking included.
+const MAX_WALK: u64 = 1_000_000;
 
 impl Search<'_> {
     /// Walks a mating line out of the table from a proven root: at attacker nodes the proven
     /// check with the shortest recorded mate, at defender nodes the reply with the longest.
-    /// Children missing from the table (replaced) are searched again. `None` if no line could
-    /// be built within the limits.
+    /// Children missing from the table (replaced) are searched again, and a check whose
+    /// proof would only repeat a position of the line is given up for the next one. `None` if
+    /// no line could be built within the limits.
     pub(crate) fn extract_line(&mut self, root: &Position) -> Option<Vec<Move>> {
-        let mut pos = root.clone();
         let mut line = Vec::new();
-        let mut keys = vec![pos.key()];
-        loop {
-            if line.len() > MAX_LINE || self.aborted.is_some() {
-                return None;
-            }
-            let attacker_to_move = pos.side_to_move() == self.attacker;
-            let moves = if attacker_to_move {
-                pos.check_moves()
-            } else {
-                pos.evasions()
-            };
-            if !attacker_to_move && moves.is_empty() {
-                return Some(line);
-            }
-            let mut chosen: Option<(Move, u16)> = None;
-            // First what the table knows; at an attacker node, search only if nothing is
-            // proven there (a defender node needs every reply proven anyway).
-            for pass in 0..2 {
-                let search = pass == 1;
-                for &mv in &moves {
+        let mut keys = vec![root.key()];
+        let mut steps = 0;
+        self.walk(root, &mut keys, &mut line, &mut steps)
+            .then_some(line)
+    }
+
+    fn walk(
+        &mut self,
+        pos: &Position,
+        keys: &mut Vec<u64>,
+        line: &mut Vec<Move>,
+        steps: &mut u64,
+    ) -> bool {
+        *steps += 1;
+        if line.len() > MAX_LINE || *steps > MAX_WALK || self.aborted.is_some() {
+            return false;
+        }
+        if pos.side_to_move() == self.attacker {
+            let moves = pos.check_moves();
+            // Proven checks by recorded length; then, if none of those leads to a line (the
+            // table's lengths can disagree once entries are replaced), the others searched.
+            let mut tried: Vec<Move> = Vec::new();
+            for search in [false, true] {
+                let mut candidates = self.proven_children(pos, &moves, keys, true, search);
+                candidates.retain(|(m, _)| !tried.contains(m));
+                tried.extend(candidates.iter().map(|&(m, _)| m));
+                candidates.sort_by_key(|&(_, len)| len);
+                for (mv, _) in candidates {
                     let mut c = pos.clone();
                     c.play_unchecked(mv);
-                    if keys.contains(&c.key()) {
-                        if attacker_to_move {
-                            continue; // a repetition never mates
-                        }
-                        return None; // the defender could repeat: no proof on this path
+                    keys.push(c.key());
+                    line.push(mv);
+                    if self.walk(&c, keys, line, steps) {
+                        return true;
                     }
-                    let len = match self.child_len(&c, &keys, !attacker_to_move, search) {
-                        Some(l) => l,
-                        None if attacker_to_move => continue,
-                        None if search => return None,
-                        None => {
-                            // Unknown defender reply: search it in the second pass.
-                            chosen = None;
-                            break;
-                        }
-                    };
-                    let better = match chosen {
-                        None => true,
-                        Some((_, l)) if attacker_to_move => len < l,
-                        Some((_, l)) => len > l,
-                    };
-                    if better {
-                        chosen = Some((mv, len));
-                    }
-                    if attacker_to_move && search {
-                        break; // the first proven check found by searching will do
-                    }
-                }
-                if chosen.is_some() {
-                    break;
+                    keys.pop();
+                    line.pop();
                 }
             }
-            let (mv, _) = chosen?;
-            pos.play_unchecked(mv);
-            keys.push(pos.key());
-            line.push(mv);
+            false
+        } else {
+            let moves = pos.evasions();
+            if moves.is_empty() {
+                return true;
+            }
+            // Every reply must be proven; the longest is the line.
+            let mut known = self.proven_children(pos, &moves, keys, false, false);
+            if known.len() < moves.len() {
+                known = self.proven_children(pos, &moves, keys, false, true);
+                if known.len() < moves.len() {
+                    return false;
+                }
+            }
+            let mut best = known[0];
+            for &(mv, len) in &known {
+                if len > best.1 {
+                    best = (mv, len);
+                }
+            }
+            let mut c = pos.clone();
+            c.play_unchecked(best.0);
+            keys.push(c.key());
+            line.push(best.0);
+            if self.walk(&c, keys, line, steps) {
+                return true;
+            }
+            keys.pop();
+            line.pop();
+            false
         }
     }
 
-    /// The recorded mate length below `child` if it is proven, searching it again if the table
-    /// no longer knows. `or` says the child is an attacker node.
-    fn child_len(&mut self, child: &Position, path: &[u64], or: bool, search: bool) -> Option<u16> {
-        if !or && child.evasions().is_empty() {
-            return Some(0);
+    /// The children of `pos` by `moves` that are proven, with their recorded mate lengths.
+    /// A child repeating a position of the line is never proven here. With `search`, children
+    /// the table does not know are searched (at attacker nodes only until one is proven).
+    fn proven_children(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        keys: &[u64],
+        attacker: bool,
+        search: bool,
+    ) -> Vec<(Move, u16)> {
+        let mut out = Vec::new();
+        self.set_path(keys);
+        for &mv in moves {
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            if keys.contains(&c.key()) {
+                if attacker {
+                    continue;
+                }
+                return out; // the defender repeats: no proof on this path
+            }
+            if attacker && c.evasions().is_empty() {
+                out.push((mv, 0)); // the check mates
+                continue;
+            }
+            let (v, _) = self.lookup(&c);
+            if v.pn == 0 {
+                out.push((mv, v.len));
+                continue;
+            }
+            if !search || (v.dn == 0 && !v.rep) {
+                if attacker {
+                    continue;
+                }
+                return out;
+            }
+            let v = self.solve_node(&c, !attacker, keys.len() as u32);
+            if v.pn == 0 {
+                out.push((mv, v.len));
+            } else if !attacker {
+                return out;
+            }
         }
-        self.set_path(path);
-        let (v, _) = self.lookup(child);
-        if v.pn == 0 {
-            return Some(v.len);
-        }
-        if !search || (v.dn == 0 && !v.rep) {
-            return None;
-        }
-        let v = self.solve_node(child, or, path.len() as u32);
-        (v.pn == 0).then_some(v.len)
+        out
     }
 }

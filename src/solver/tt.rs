@@ -15,7 +15,7 @@ use super::pn::{INF, PnDn};
 use crate::hand::Hand;
 use crate::moves::Move;
 
-const CLUSTER: usize = 4;
+const CLUSTER: usize = 16;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
@@ -97,14 +97,17 @@ impl Table {
     pub fn probe(&self, key: u64, hand: Hand) -> Probe {
         let cluster = &self.clusters[self.index(key)];
         let mut exact: Option<&Entry> = None;
+        // Among proofs that apply, the shortest: mate lengths then only shrink as proofs are
+        // added, which keeps the lengths along a walked line decreasing.
+        let mut proof: Option<(&Entry, Hand)> = None;
         for e in cluster {
             if e.generation != self.generation || e.key != key {
                 continue;
             }
             let eh = Hand::from_raw(e.hand).unwrap_or(Hand::EMPTY);
             if e.pn == 0 {
-                if hand.covers(eh) {
-                    return to_probe(e, eh);
+                if hand.covers(eh) && proof.is_none_or(|(p, _)| e.len < p.len) {
+                    proof = Some((e, eh));
                 }
             } else if e.dn == 0 {
                 if eh.covers(hand) {
@@ -113,6 +116,9 @@ impl Table {
             } else if eh == hand {
                 exact = Some(e);
             }
+        }
+        if let Some((e, eh)) = proof {
+            return to_probe(e, eh);
         }
         match exact {
             Some(e) => to_probe(e, hand),
@@ -164,14 +170,28 @@ impl Table {
                     if e.is_solved() && !solved {
                         return; // a solved entry is never downgraded
                     }
+                    if e.pn == 0 && pn == 0 && e.len <= new.len {
+                        return; // keep the shorter proof
+                    }
                     let work = e.work.max(new.work);
                     *e = new;
                     e.work = work;
                     return;
                 }
-                // A new proof or disproof makes the unsolved entries it answers useless.
-                if !e.is_solved() && ((pn == 0 && eh.covers(hand)) || (dn == 0 && hand.covers(eh)))
-                {
+                // Drop whatever the other answers make useless: an unsolved entry a new
+                // proof or disproof answers, and among proofs (disproofs) the one that needs
+                // more (allows less) without being shorter.
+                let dominated_old = match (e.pn == 0, e.dn == 0) {
+                    (true, _) => pn == 0 && eh.covers(hand) && len <= e.len,
+                    (_, true) => dn == 0 && hand.covers(eh),
+                    _ => (pn == 0 && eh.covers(hand)) || (dn == 0 && hand.covers(eh)),
+                };
+                let dominated_new = (e.pn == 0 && pn == 0 && hand.covers(eh) && e.len <= len)
+                    || (e.dn == 0 && dn == 0 && eh.covers(hand));
+                if dominated_new {
+                    return;
+                }
+                if dominated_old {
                     e.generation = 0;
                     victim.get_or_insert(i);
                 }
