@@ -127,6 +127,12 @@ impl Hand {
             .then_some(h)
     }
 
+    /// The hand from a raw value known to be valid (read back from [`Hand::raw`]).
+    #[inline]
+    pub(crate) const fn from_raw_unchecked(raw: u32) -> Hand {
+        Hand(raw)
+    }
+
     /// Bits used by the count fields.
     const FIELDS: u32 = {
         let mut m = 0;

@@ -15,30 +15,35 @@ use super::pn::{INF, PnDn};
 use crate::hand::Hand;
 use crate::moves::Move;
 
-const CLUSTER: usize = 16;
+/// Entries per cluster. A board reached with many different hands needs several entries, and
+/// proofs must not be crowded out by them, so clusters are wide; the keys sit together so that
+/// a probe reads only two cache lines unless it finds the board.
+const WAYS: usize = 16;
 
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
-struct Entry {
-    key: u64,
-    hand: u32,
-    pn: u32,
-    dn: u32,
-    /// Nodes searched below this entry (saturating), for replacement.
-    work: u32,
-    /// Mate length (plies) of the proof found, for proven entries.
-    len: u16,
-    /// The best move's raw encoding, or 0.
-    best: u16,
-    /// The search generation that wrote the entry; 0 is never used, so zeroed memory is empty.
-    generation: u16,
-    _pad: u16,
+/// What an entry holds besides its key, as plain words so that a zeroed table is allocated
+/// lazily: hand, pn, dn, work (nodes searched below, for replacement), mate length and best
+/// move (16 bits each), and the search generation that wrote it (0 is never used, so zeroed
+/// memory is empty).
+type Entry = [u32; 6];
+
+const HAND: usize = 0;
+const PN: usize = 1;
+const DN: usize = 2;
+const WORK: usize = 3;
+const LEN_BEST: usize = 4;
+const GENERATION: usize = 5;
+
+#[inline]
+fn hand_of(e: &Entry) -> Hand {
+    Hand::from_raw_unchecked(e[HAND])
 }
-
-impl Entry {
-    fn is_solved(&self) -> bool {
-        self.pn == 0 || self.dn == 0
-    }
+#[inline]
+fn solved(e: &Entry) -> bool {
+    e[PN] == 0 || e[DN] == 0
+}
+#[inline]
+fn len_of(e: &Entry) -> u16 {
+    e[LEN_BEST] as u16
 }
 
 /// What the table knows about a position.
@@ -54,62 +59,71 @@ pub(crate) struct Probe {
     pub found: bool,
 }
 
-/// Fixed-size table of 32-byte entries in clusters of four.
+/// Fixed-size table: `WAYS` keys side by side per cluster, and their entries.
 pub(crate) struct Table {
-    clusters: Vec<[Entry; CLUSTER]>,
-    generation: u16,
+    keys: Vec<u64>,
+    entries: Vec<Entry>,
+    generation: u32,
 }
 
 impl Table {
     /// A table of at most `mib` MiB (at least one cluster).
     pub fn new(mib: usize) -> Table {
         let bytes = mib.saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<[Entry; CLUSTER]>()).max(1);
+        let per_cluster = WAYS * (8 + std::mem::size_of::<Entry>());
+        let n = (bytes / per_cluster).max(1);
         Table {
-            // Zeroed memory is handed out lazily by the OS: an unused table costs nothing.
-            clusters: vec![[Entry::default(); CLUSTER]; n],
+            // Zeroed vectors of plain integers come from the allocator's zeroed pages: an
+            // unused part of the table costs nothing until touched.
+            keys: vec![0; n * WAYS],
+            entries: vec![[0; 6]; n * WAYS],
             generation: 1,
         }
     }
 
     /// Bytes held by the table.
     pub fn size_bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<[Entry; CLUSTER]>()
+        self.keys.len() * 8 + self.entries.len() * std::mem::size_of::<Entry>()
     }
 
     /// Starts a new search: entries of earlier searches become empty.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            for c in self.clusters.iter_mut() {
-                *c = [Entry::default(); CLUSTER];
-            }
+        self.generation += 1;
+        if self.generation > u16::MAX as u32 {
+            self.entries.iter_mut().for_each(|e| e[GENERATION] = 0);
             self.generation = 1;
         }
     }
 
+    /// First slot of the cluster of `key`.
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.clusters.len() as u128) >> 64) as usize
+    fn base(&self, key: u64) -> usize {
+        let clusters = self.keys.len() / WAYS;
+        (((key as u128 * clusters as u128) >> 64) as usize) * WAYS
     }
 
     /// Looks up the board `key` with the attacker's `hand`.
     pub fn probe(&self, key: u64, hand: Hand) -> Probe {
-        let cluster = &self.clusters[self.index(key)];
+        let base = self.base(key);
+        let keys = &self.keys[base..base + WAYS];
         let mut exact: Option<&Entry> = None;
         // Among proofs that apply, the shortest: mate lengths then only shrink as proofs are
         // added, which keeps the lengths along a walked line decreasing.
-        let mut proof: Option<(&Entry, Hand)> = None;
-        for e in cluster {
-            if e.generation != self.generation || e.key != key {
+        let mut proof: Option<&Entry> = None;
+        for (i, &k) in keys.iter().enumerate() {
+            if k != key {
                 continue;
             }
-            let eh = Hand::from_raw(e.hand).unwrap_or(Hand::EMPTY);
-            if e.pn == 0 {
-                if hand.covers(eh) && proof.is_none_or(|(p, _)| e.len < p.len) {
-                    proof = Some((e, eh));
+            let e = &self.entries[base + i];
+            if e[GENERATION] != self.generation {
+                continue;
+            }
+            let eh = hand_of(e);
+            if e[PN] == 0 {
+                if hand.covers(eh) && proof.is_none_or(|p| len_of(e) < len_of(p)) {
+                    proof = Some(e);
                 }
-            } else if e.dn == 0 {
+            } else if e[DN] == 0 {
                 if eh.covers(hand) {
                     return to_probe(e, eh);
                 }
@@ -117,8 +131,8 @@ impl Table {
                 exact = Some(e);
             }
         }
-        if let Some((e, eh)) = proof {
-            return to_probe(e, eh);
+        if let Some(e) = proof {
+            return to_probe(e, hand_of(e));
         }
         match exact {
             Some(e) => to_probe(e, hand),
@@ -147,54 +161,52 @@ impl Table {
         work: u64,
     ) {
         let generation = self.generation;
-        let idx = self.index(key);
-        let cluster = &mut self.clusters[idx];
-        let solved = pn == 0 || dn == 0;
-        let new = Entry {
-            key,
-            hand: hand.raw(),
+        let base = self.base(key);
+        let is_solved = pn == 0 || dn == 0;
+        let new: Entry = [
+            hand.raw(),
             pn,
             dn,
-            work: work.min(u32::MAX as u64) as u32,
-            len,
-            best: best.map_or(0, |m| m.raw()),
+            work.min(u32::MAX as u64) as u32,
+            len as u32 | (best.map_or(0, |m| m.raw()) as u32) << 16,
             generation,
-            _pad: 0,
-        };
-        // Same position and hand: overwrite (keep the larger work figure).
+        ];
         let mut victim = None;
-        for (i, e) in cluster.iter_mut().enumerate() {
-            if e.generation == generation && e.key == key {
-                let eh = Hand::from_raw(e.hand).unwrap_or(Hand::EMPTY);
-                if e.hand == new.hand {
-                    if e.is_solved() && !solved {
-                        return; // a solved entry is never downgraded
-                    }
-                    if e.pn == 0 && pn == 0 && e.len <= new.len {
-                        return; // keep the shorter proof
-                    }
-                    let work = e.work.max(new.work);
-                    *e = new;
-                    e.work = work;
-                    return;
+        for i in 0..WAYS {
+            if self.keys[base + i] != key || self.entries[base + i][GENERATION] != generation {
+                continue;
+            }
+            let e = &mut self.entries[base + i];
+            let eh = hand_of(e);
+            // Same position and hand: overwrite (keep the larger work figure).
+            if e[HAND] == new[HAND] {
+                if solved(e) && !is_solved {
+                    return; // a solved entry is never downgraded
                 }
-                // Drop whatever the other answers make useless: an unsolved entry a new
-                // proof or disproof answers, and among proofs (disproofs) the one that needs
-                // more (allows less) without being shorter.
-                let dominated_old = match (e.pn == 0, e.dn == 0) {
-                    (true, _) => pn == 0 && eh.covers(hand) && len <= e.len,
-                    (_, true) => dn == 0 && hand.covers(eh),
-                    _ => (pn == 0 && eh.covers(hand)) || (dn == 0 && hand.covers(eh)),
-                };
-                let dominated_new = (e.pn == 0 && pn == 0 && hand.covers(eh) && e.len <= len)
-                    || (e.dn == 0 && dn == 0 && eh.covers(hand));
-                if dominated_new {
-                    return;
+                if e[PN] == 0 && pn == 0 && len_of(e) <= len {
+                    return; // keep the shorter proof
                 }
-                if dominated_old {
-                    e.generation = 0;
-                    victim.get_or_insert(i);
-                }
+                let work = e[WORK].max(new[WORK]);
+                *e = new;
+                e[WORK] = work;
+                return;
+            }
+            // Drop whatever the other answers make useless: an unsolved entry a new proof or
+            // disproof answers, and among proofs (disproofs) the one that needs more (allows
+            // less) without being shorter.
+            let dominated_old = match (e[PN] == 0, e[DN] == 0) {
+                (true, _) => pn == 0 && eh.covers(hand) && len <= len_of(e),
+                (_, true) => dn == 0 && hand.covers(eh),
+                _ => (pn == 0 && eh.covers(hand)) || (dn == 0 && hand.covers(eh)),
+            };
+            let dominated_new = (e[PN] == 0 && pn == 0 && hand.covers(eh) && len_of(e) <= len)
+                || (e[DN] == 0 && dn == 0 && eh.covers(hand));
+            if dominated_new {
+                return;
+            }
+            if dominated_old {
+                e[GENERATION] = 0;
+                victim.get_or_insert(i);
             }
         }
         let slot = match victim {
@@ -203,11 +215,12 @@ impl Table {
                 // Empty or stale first, then the least work, keeping solved entries longest.
                 let mut best_i = 0;
                 let mut best_score = u64::MAX;
-                for (i, e) in cluster.iter().enumerate() {
-                    let score = if e.generation != generation {
+                for i in 0..WAYS {
+                    let e = &self.entries[base + i];
+                    let score = if e[GENERATION] != generation {
                         0
                     } else {
-                        e.work as u64 + 1 + if e.is_solved() { 1 << 32 } else { 0 }
+                        e[WORK] as u64 + 1 + if solved(e) { 1 << 32 } else { 0 }
                     };
                     if score < best_score {
                         best_score = score;
@@ -217,33 +230,30 @@ impl Table {
                 best_i
             }
         };
-        cluster[slot] = new;
+        self.keys[base + slot] = key;
+        self.entries[base + slot] = new;
     }
 
     /// Fraction of entries in use by this search, estimated from the first clusters.
     pub fn fill(&self) -> f64 {
-        let sample = self.clusters.len().min(1000);
-        let used: usize = self.clusters[..sample]
+        let sample = self.entries.len().min(16_000);
+        let used = self.entries[..sample]
             .iter()
-            .map(|c| c.iter().filter(|e| e.generation == self.generation).count())
-            .sum();
-        used as f64 / (sample * CLUSTER) as f64
+            .filter(|e| e[GENERATION] == self.generation)
+            .count();
+        used as f64 / sample.max(1) as f64
     }
 }
 
 fn to_probe(e: &Entry, hand: Hand) -> Probe {
     Probe {
-        pn: e.pn,
-        dn: e.dn,
+        pn: e[PN],
+        dn: e[DN],
         hand,
-        len: e.len,
-        best: decode_move(e.best),
+        len: len_of(e),
+        best: Move::from_raw((e[LEN_BEST] >> 16) as u16),
         found: true,
     }
-}
-
-fn decode_move(raw: u16) -> Option<Move> {
-    Move::from_raw(raw)
 }
 
 /// The pn/dn pair of a proven node.
