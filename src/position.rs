@@ -171,6 +171,46 @@ impl Position {
         self.board_key ^ self.hand_key
     }
 
+    /// The board key, hand key and `color`'s hand after the legal move `mv`, without making
+    /// it (for table look-ups of children).
+    #[inline]
+    pub fn keys_after(&self, mv: Move, color: Color) -> (u64, u64, Hand) {
+        let us = self.side;
+        let to = mv.to();
+        let mut board = self.board_key ^ zobrist::side_key();
+        let mut hands = self.hand_key;
+        let mut hand = self.hands[color.index()];
+        match mv.from() {
+            None => {
+                let kind = mv.drop_kind().expect("a drop has a kind");
+                board ^= zobrist::piece_key(Piece::new(us, kind), to);
+                hands = hands.wrapping_sub(zobrist::hand_key(us, kind));
+                if color == us {
+                    hand.remove(kind);
+                }
+            }
+            Some(from) => {
+                let piece = self.board[from.index()].expect("a piece to move");
+                board ^= zobrist::piece_key(piece, from);
+                let moved = if mv.is_promotion() {
+                    Piece::new(us, piece.kind().promote().expect("a promotable piece"))
+                } else {
+                    piece
+                };
+                board ^= zobrist::piece_key(moved, to);
+                if let Some(captured) = self.board[to.index()] {
+                    board ^= zobrist::piece_key(captured, to);
+                    let k = captured.kind().unpromote();
+                    hands = hands.wrapping_add(zobrist::hand_key(us, k));
+                    if color == us {
+                        hand.add(k);
+                    }
+                }
+            }
+        }
+        (board, hands, hand)
+    }
+
     /// Computes the board key from scratch (the incremental key must always equal it).
     pub fn compute_board_key(&self) -> u64 {
         let mut k = 0;

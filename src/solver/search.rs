@@ -212,8 +212,17 @@ impl<'a> Search<'a> {
     /// without searching it.
     /// Also says whether anything was known (a new node is not).
     pub(crate) fn lookup(&self, child: &Position) -> (Value, bool) {
-        let full = child.key();
-        let hand = child.hand(self.attacker);
+        self.lookup_keys(child.key(), child.board_key(), child.hand(self.attacker))
+    }
+
+    /// The value of the child of `pos` reached by `mv`, without making the move.
+    #[inline]
+    fn lookup_move(&self, pos: &Position, mv: Move) -> (Value, bool) {
+        let (board, hands, hand) = pos.keys_after(mv, self.attacker);
+        self.lookup_keys(board ^ hands, board, hand)
+    }
+
+    fn lookup_keys(&self, full: u64, board: u64, hand: Hand) -> (Value, bool) {
         if self.path.contains(&full) {
             return (Value::disproven(hand, true), true);
         }
@@ -222,7 +231,7 @@ impl<'a> Search<'a> {
                 return (Value::disproven(dh, true), true);
             }
         }
-        let p = self.table.probe(child.board_key(), hand);
+        let p = self.table.probe(board, hand);
         let v = Value {
             pn: p.pn,
             dn: p.dn,
@@ -256,10 +265,10 @@ impl<'a> Search<'a> {
         self.enter(full);
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &mv in &moves {
-            let mut c = pos.clone();
-            c.play_unchecked(mv);
-            let (mut v, known) = self.lookup(&c);
+            let (mut v, known) = self.lookup_move(pos, mv);
             if !known {
+                let mut c = pos.clone();
+                c.play_unchecked(mv);
                 // New AND node: mate if the defender has no reply (mate in one), else df-pn+
                 // initial numbers from the number of distinct replies.
                 let n = distinct_evasions(&c);
@@ -500,9 +509,7 @@ impl<'a> Search<'a> {
     /// Adds the child of AND node `pos` reached by `mv`; returns the node's value if that child
     /// already disproves it.
     fn and_child(&mut self, pos: &Position, mv: Move, children: &mut Vec<Child>) -> Option<Value> {
-        let mut c = pos.clone();
-        c.play_unchecked(mv);
-        let (v, _) = self.lookup(&c);
+        let (v, _) = self.lookup_move(pos, mv);
         if v.dn == 0 {
             let hand = pos.hand(self.attacker);
             let dh = if v.rep {
