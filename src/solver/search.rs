@@ -306,7 +306,12 @@ impl<'a> Search<'a> {
             let mut best = 0;
             let mut pn = INF;
             let mut second = INF;
+            // Weak disproof number (Ueda et al. 2008): the largest child's plus one per other
+            // open child, rather than the sum, which counts shared subtrees of the DAG again
+            // and again.
             let mut dn: PnDn = 0;
+            let mut dn_max: PnDn = 0;
+            let mut open: PnDn = 0;
             for (i, ch) in children.iter().enumerate() {
                 if ch.v.pn < pn {
                     second = pn;
@@ -315,7 +320,17 @@ impl<'a> Search<'a> {
                 } else if ch.v.pn < second {
                     second = ch.v.pn;
                 }
-                dn = add(dn, ch.v.dn);
+                if ch.v.dn != 0 {
+                    dn_max = dn_max.max(ch.v.dn);
+                    open += 1;
+                }
+            }
+            if open > 0 {
+                dn = add(dn_max, open - 1);
+            }
+            if depth == 0 {
+                self.root_pn = pn;
+                self.root_dn = dn;
             }
             if pn == 0 {
                 // Prefer the shortest proof among proven children.
@@ -427,7 +442,10 @@ impl<'a> Search<'a> {
             let mut best = 0;
             let mut dn = INF;
             let mut second = INF;
+            // Weak proof number, as at OR nodes for dn.
             let mut pn: PnDn = 0;
+            let mut pn_max: PnDn = 0;
+            let mut open: PnDn = 0;
             for (i, ch) in children.iter().enumerate() {
                 if ch.v.dn < dn {
                     second = dn;
@@ -436,7 +454,13 @@ impl<'a> Search<'a> {
                 } else if ch.v.dn < second {
                     second = ch.v.dn;
                 }
-                pn = add(pn, ch.v.pn);
+                if ch.v.pn != 0 {
+                    pn_max = pn_max.max(ch.v.pn);
+                    open += 1;
+                }
+            }
+            if open > 0 {
+                pn = add(pn_max, open - 1);
             }
             if dn == 0 {
                 let ch = &children[best];

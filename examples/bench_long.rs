@@ -1,0 +1,108 @@
+//! Solves the long problems and prints a table: problem, verdict, length (stated and found),
+//! nodes, seconds, nodes per second, and the process's peak resident memory so far.
+//!
+//! ```text
+//! cargo run --release --example bench_long -- [--hash-mb 1024] [--time 300] [--runs 1] [FILE]
+//! ```
+//!
+//! FILE defaults to problems/long.sfen; only problems with a stated length (or `nomate`) are
+//! run unless `--all` is given. With `--runs N` each problem is solved N times and the median
+//! time is shown.
+
+use clap::Parser;
+use std::time::Duration;
+use tsume::{Outcome, Position, Solver, SolverConfig};
+
+#[derive(Parser, Debug)]
+struct Args {
+    /// Problem file (`<sfen> # <expected> <name>` per line).
+    #[arg(default_value = "problems/long.sfen")]
+    file: String,
+    /// Table size in MiB.
+    #[arg(long = "hash-mb", default_value_t = 1024)]
+    hash_mb: usize,
+    /// Time limit per problem in seconds.
+    #[arg(long, default_value_t = 300.0)]
+    time: f64,
+    /// Solve each problem this many times and report the median time.
+    #[arg(long, default_value_t = 1)]
+    runs: usize,
+    /// Also run problems whose length is not stated.
+    #[arg(long)]
+    all: bool,
+    /// Only problems whose name contains this text.
+    #[arg(long)]
+    only: Option<String>,
+}
+
+/// Peak resident set size of this process in MiB (Linux), if known.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+fn main() {
+    let args = Args::parse();
+    let text = std::fs::read_to_string(&args.file).unwrap_or_else(|e| {
+        eprintln!("error: {}: {e}", args.file);
+        std::process::exit(2);
+    });
+    let mut solver = Solver::new(
+        SolverConfig::new()
+            .hash_mib(args.hash_mb)
+            .time_limit(Some(Duration::from_secs_f64(args.time))),
+    );
+    println!("| problem | stated | verdict | length | nodes | seconds | nodes/s | peak RSS MiB |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (i, line) in text.lines().enumerate() {
+        let Some((sfen, comment)) = line.split_once('#') else {
+            continue;
+        };
+        let sfen = sfen.trim();
+        if sfen.is_empty() {
+            continue;
+        }
+        let mut words = comment.split_whitespace();
+        let expected = words.next().unwrap_or("?");
+        let name: String = words.collect::<Vec<_>>().join(" ");
+        if expected == "?" && !args.all {
+            continue;
+        }
+        if let Some(o) = &args.only {
+            if !name.contains(o.as_str()) {
+                continue;
+            }
+        }
+        let pos = match Position::from_sfen(sfen) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{}:{}: error: {e}", args.file, i + 1);
+                continue;
+            }
+        };
+        let mut times = Vec::new();
+        let mut last = None;
+        for _ in 0..args.runs.max(1) {
+            let sol = solver.solve(&pos);
+            times.push(sol.stats.elapsed);
+            last = Some(sol);
+        }
+        times.sort();
+        let sol = last.expect("at least one run");
+        let median = times[times.len() / 2];
+        let (verdict, length) = match &sol.outcome {
+            Outcome::Mate(l) => ("mate".to_string(), l.len().to_string()),
+            Outcome::NoMate => ("nomate".to_string(), "-".to_string()),
+            Outcome::Unknown(r) => (format!("unknown ({r})"), "-".to_string()),
+        };
+        println!(
+            "| {name} | {expected} | {verdict} | {length} | {} | {:.2} | {} | {} |",
+            sol.stats.nodes,
+            median.as_secs_f64(),
+            (sol.stats.nodes as f64 / median.as_secs_f64().max(1e-9)) as u64,
+            peak_rss_mib().map_or("?".to_string(), |m| format!("{m:.0}")),
+        );
+    }
+}
