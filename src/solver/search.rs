@@ -12,6 +12,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceKind, Square};
 use ahash::{AHashMap, AHashSet};
+use smallvec::SmallVec;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -56,6 +57,9 @@ struct Child {
     mv: Move,
     v: Value,
 }
+
+/// A node's children, on the stack for all but the widest nodes.
+type Children = SmallVec<[Child; 24]>;
 
 /// Order in which same-square interposition drops are expanded, one kind at a time.
 const DROP_ORDER: [PieceKind; 7] = [
@@ -263,7 +267,10 @@ impl<'a> Search<'a> {
         }
         let full = pos.key();
         self.enter(full);
-        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        let mut children = Children::new();
+        for &mv in &moves {
+            self.table.prefetch(pos.keys_after(mv, self.attacker).0);
+        }
         for &mv in &moves {
             let (mut v, known) = self.lookup_move(pos, mv);
             if !known {
@@ -406,9 +413,9 @@ impl<'a> Search<'a> {
 
         // Board moves are all expanded; drops are grouped by square and expanded one kind at a
         // time (delayed interposition): the next kind only once the previous one is proven.
-        let mut children: Vec<Child> = Vec::with_capacity(evasions.len());
-        let mut pending: Vec<(Square, u8)> = Vec::new(); // (square, index into DROP_ORDER)
-        let mut drop_squares: Vec<Square> = Vec::new();
+        let mut children = Children::new();
+        let mut pending: SmallVec<[(Square, u8); 8]> = SmallVec::new(); // (square, index into DROP_ORDER)
+        let mut drop_squares: SmallVec<[Square; 8]> = SmallVec::new();
         for &mv in &evasions {
             if mv.is_drop() {
                 if !drop_squares.contains(&mv.to()) {
@@ -532,7 +539,7 @@ impl<'a> Search<'a> {
 
     /// Adds the child of AND node `pos` reached by `mv`; returns the node's value if that child
     /// already disproves it.
-    fn and_child(&mut self, pos: &Position, mv: Move, children: &mut Vec<Child>) -> Option<Value> {
+    fn and_child(&mut self, pos: &Position, mv: Move, children: &mut Children) -> Option<Value> {
         let (v, _) = self.lookup_move(pos, mv);
         if v.dn == 0 {
             let hand = pos.hand(self.attacker);
@@ -560,8 +567,8 @@ impl<'a> Search<'a> {
         from_kind: usize,
         defender_hand: Hand,
         evasions: &[Move],
-        children: &mut Vec<Child>,
-        pending: &mut Vec<(Square, u8)>,
+        children: &mut Children,
+        pending: &mut SmallVec<[(Square, u8); 8]>,
     ) -> Option<Value> {
         for (i, &k) in DROP_ORDER.iter().enumerate().skip(from_kind) {
             if !defender_hand.has(k) {

@@ -102,6 +102,14 @@ impl Table {
         (((key as u128 * clusters as u128) >> 64) as usize) * WAYS
     }
 
+    /// Starts loading the cluster of `key` into the cache: a plain read whose value is
+    /// discarded, so that look-ups of several children overlap their memory latency.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let base = self.base(key);
+        std::hint::black_box(self.keys[base]);
+    }
+
     /// Looks up the board `key` with the attacker's `hand`.
     pub fn probe(&self, key: u64, hand: Hand) -> Probe {
         let base = self.base(key);
