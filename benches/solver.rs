@@ -22,7 +22,7 @@ fn benches(c: &mut Criterion) {
     let mut solver = Solver::new(SolverConfig::new().hash_mib(64));
     let mut g = c.benchmark_group("solve");
     g.sample_size(10);
-    for (name, set) in [("antma_x74", &antma), ("yaneuraou_x35", &yaneuraou)] {
+    for (name, set) in [("antma_x70", &antma), ("yaneuraou_x35", &yaneuraou)] {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let mut mates = 0;
