@@ -1,0 +1,1244 @@
+//! Tests of the df-pn solver through its public API.
+//!
+//! * Suites: every problem of `problems/antma.sfen` and `problems/yaneuraou.sfen`, and the short
+//!   (stated length <= 15) and no-mate problems of `problems/long.sfen`. The verdict must match
+//!   the stated one and every mating line must pass an independent line checker written here
+//!   (legal moves, attacker checks at every odd ply, odd length, checkmate at the end) as well
+//!   as `verify_mate`. Lengths are not compared with the stated ones: the solver does not yet
+//!   guarantee the shortest mate or the longest defence, and it counts futile interpositions.
+//! * Random small positions (proptest) against a brute-force exact minimax written here: a mate
+//!   within 3 plies must be found (in 1 ply when there is a mate in 1), a no-mate must not be
+//!   contradicted, every line must pass the checker. `SOLVER_PROPTEST_CASES=20000` for a hunt.
+//! * Node, time and stop limits, the table budget, solver reuse, `Send`, the progress callback.
+//! * Repetition (千日手): positions where the attacker can check forever only by repeating, and
+//!   one where the mate needs a detour that avoids the repetition.
+//!
+//! The long problems (stated mates over 15 plies: Microcosmos, 寿, ...) are `#[ignore]`d; they
+//! take minutes and a 1 GiB table, and also require the stated length:
+//!
+//! ```text
+//! cargo test --release --test solver -- --ignored long_problems --nocapture
+//! ```
+//!
+//! Everything else: `cargo test --release --test solver`, about 10 s in release on two cores.
+//! Failures are collected and reported together, each with its file, line and SFEN.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config as ProptestConfig, TestCaseError, TestRunner};
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tsume::{Color, Move, Outcome, Position, Solver, SolverConfig, StopReason, verify_mate};
+
+// =============================================================================================
+// Problem files
+// =============================================================================================
+
+/// What a problem file states about a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expected {
+    /// Mate in this many plies (under the futile-interposition convention).
+    Mate(usize),
+    /// No mate at all.
+    NoMate,
+    /// No mate within this many plies; a longer mate may exist.
+    NoMateWithin(usize),
+    /// Not stated.
+    Unstated,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Mate(n) => write!(f, "{n}"),
+            Expected::NoMate => write!(f, "nomate"),
+            Expected::NoMateWithin(n) => write!(f, "nomate<={n}"),
+            Expected::Unstated => write!(f, "?"),
+        }
+    }
+}
+
+/// One line of a problem file.
+#[derive(Clone, Debug)]
+struct Problem {
+    file: &'static str,
+    line: usize,
+    sfen: String,
+    expected: Expected,
+    name: String,
+}
+
+impl Problem {
+    fn position(&self) -> Position {
+        Position::from_sfen(&self.sfen).unwrap_or_else(|e| {
+            panic!("{}:{}: bad sfen {:?}: {e}", self.file, self.line, self.sfen)
+        })
+    }
+
+    fn place(&self) -> String {
+        format!(
+            "problems/{}:{} ({}, expected {}) {}",
+            self.file, self.line, self.name, self.expected, self.sfen
+        )
+    }
+}
+
+fn parse_expected(s: &str) -> Option<Expected> {
+    if s == "nomate" {
+        Some(Expected::NoMate)
+    } else if s == "?" {
+        Some(Expected::Unstated)
+    } else if let Some(n) = s.strip_prefix("nomate<=") {
+        n.parse().ok().map(Expected::NoMateWithin)
+    } else {
+        s.parse().ok().map(Expected::Mate)
+    }
+}
+
+/// Reads `problems/<file>`: `<sfen> # <expected> <name>`, `#` lines are comments.
+fn load(file: &'static str) -> Vec<Problem> {
+    let path = format!("{}/problems/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let (sfen, comment) = raw
+            .split_once('#')
+            .unwrap_or_else(|| panic!("{file}:{}: no `# expected` comment", i + 1));
+        let mut words = comment.split_whitespace();
+        let word = words.next().unwrap_or("");
+        let expected = parse_expected(word)
+            .unwrap_or_else(|| panic!("{file}:{}: bad expected value {word:?}", i + 1));
+        out.push(Problem {
+            file,
+            line: i + 1,
+            sfen: sfen.trim().to_string(),
+            expected,
+            name: words.collect::<Vec<_>>().join(" "),
+        });
+    }
+    assert!(!out.is_empty(), "{file} holds no problems");
+    out
+}
+
+/// The problems of the fast suites.
+fn suite() -> Vec<Problem> {
+    let mut v = load("antma.sfen");
+    v.extend(load("yaneuraou.sfen"));
+    v
+}
+
+/// Whether a problem of `long.sfen` is short enough for the normal test run.
+fn is_short(p: &Problem) -> bool {
+    matches!(p.expected, Expected::NoMate | Expected::NoMateWithin(_))
+        || matches!(p.expected, Expected::Mate(n) if n <= 15)
+}
+
+fn find_long(name_prefix: &str) -> Problem {
+    load("long.sfen")
+        .into_iter()
+        .find(|p| p.name.starts_with(name_prefix))
+        .unwrap_or_else(|| panic!("no problem named {name_prefix}… in long.sfen"))
+}
+
+// =============================================================================================
+// The independent line checker
+// =============================================================================================
+
+/// Checks a mating line with the rules core only: every move legal (by `check_legality`,
+/// `is_legal` and the generated move list), every attacker move gives check, odd length, and the
+/// final position is checkmate.
+fn check_line(root: &Position, moves: &[Move]) -> Result<(), String> {
+    if moves.is_empty() {
+        return Err("empty line".into());
+    }
+    if moves.len() % 2 == 0 {
+        return Err(format!("even length {}", moves.len()));
+    }
+    let mut pos = root.clone();
+    for (i, &mv) in moves.iter().enumerate() {
+        let ply = i + 1;
+        if let Err(e) = pos.check_legality(mv) {
+            return Err(format!(
+                "ply {ply} {mv}: illegal ({e:?}) in {}",
+                pos.to_sfen()
+            ));
+        }
+        if !pos.is_legal(mv) {
+            return Err(format!(
+                "ply {ply} {mv}: check_legality accepts it but is_legal does not"
+            ));
+        }
+        if !pos.legal_moves().contains(&mv) {
+            return Err(format!(
+                "ply {ply} {mv}: not among the generated legal moves"
+            ));
+        }
+        let defender_was_in_check = pos.in_check();
+        if ply % 2 == 0 && !defender_was_in_check {
+            return Err(format!("ply {ply}: the defender moves while not in check"));
+        }
+        pos.play_unchecked(mv);
+        if ply % 2 == 1 && !pos.in_check() {
+            return Err(format!("ply {ply} {mv}: attacker move does not give check"));
+        }
+    }
+    if !pos.in_check() {
+        return Err(format!("final position is not check: {}", pos.to_sfen()));
+    }
+    let replies = pos.legal_moves();
+    if let Some(m) = replies.first() {
+        return Err(format!(
+            "final position is not mate: {} legal replies (e.g. {m}) in {}",
+            replies.len(),
+            pos.to_sfen()
+        ));
+    }
+    Ok(())
+}
+
+fn usi(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Checks a line with both the checker of this file and `verify_mate`; they must agree.
+fn check_line_both(root: &Position, moves: &[Move]) -> Result<(), String> {
+    let mine = check_line(root, moves);
+    let theirs = verify_mate(root, moves);
+    match (&mine, &theirs) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) => Err(format!(
+            "test checker rejects the line ({e}) but verify_mate accepts it: {}",
+            usi(moves)
+        )),
+        (Ok(()), Err(e)) => Err(format!(
+            "verify_mate rejects the line ({e}) but the test checker accepts it: {}",
+            usi(moves)
+        )),
+        (Err(e), Err(_)) => Err(format!("invalid line ({e}): {}", usi(moves))),
+    }
+}
+
+// =============================================================================================
+// Brute force
+// =============================================================================================
+
+/// Whether the side to move (the attacker) mates within `plies` plies, by exhaustive minimax:
+/// the attacker tries every legal move that gives check (tested by playing it, not with the
+/// check generator), the defender every legal move, interpositions all counted. A position that
+/// repeats one on the current path (the root included) is a failure for the attacker.
+fn mate_within(pos: &Position, plies: u32) -> bool {
+    let mut path = vec![pos.key()];
+    attacker_mates(pos, plies, &mut path)
+}
+
+fn attacker_mates(pos: &Position, plies: u32, path: &mut Vec<u64>) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    for mv in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        if !next.in_check() || path.contains(&next.key()) {
+            continue;
+        }
+        path.push(next.key());
+        let mated = defender_loses(&next, plies - 1, path);
+        path.pop();
+        if mated {
+            return true;
+        }
+    }
+    false
+}
+
+fn defender_loses(pos: &Position, plies: u32, path: &mut Vec<u64>) -> bool {
+    let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    if plies < 2 {
+        return false;
+    }
+    for mv in replies {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        if path.contains(&next.key()) {
+            return false;
+        }
+        path.push(next.key());
+        let mated = attacker_mates(&next, plies - 1, path);
+        path.pop();
+        if !mated {
+            return false;
+        }
+    }
+    true
+}
+
+/// The shortest mate within `max` plies by the brute force, if any.
+fn shortest_mate(pos: &Position, max: u32) -> Option<u32> {
+    (1..=max).step_by(2).find(|&n| mate_within(pos, n))
+}
+
+// =============================================================================================
+// Helpers
+// =============================================================================================
+
+fn solver(hash_mib: usize, nodes: u64) -> Solver {
+    Solver::new(
+        SolverConfig::new()
+            .hash_mib(hash_mib)
+            .node_limit(Some(nodes)),
+    )
+}
+
+fn verdict(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Mate(line) => format!("mate in {}", line.len()),
+        Outcome::NoMate => "no mate".into(),
+        Outcome::Unknown(r) => format!("unknown ({r})"),
+    }
+}
+
+/// Judges a solver outcome against the stated verdict of a problem.
+fn judge(p: &Problem, pos: &Position, outcome: &Outcome) -> Result<(), String> {
+    match (outcome, p.expected) {
+        (Outcome::Unknown(r), _) => Err(format!("no verdict: {r}")),
+        (Outcome::NoMate, Expected::Mate(_)) => Err("solver says no mate".into()),
+        (Outcome::NoMate, _) => Ok(()),
+        (Outcome::Mate(line), expected) => {
+            if line.is_empty() != line.moves.is_empty() || line.len() != line.moves.len() {
+                return Err("MateLine::len / is_empty disagree with the moves".into());
+            }
+            check_line_both(pos, &line.moves)?;
+            let n = line.len();
+            match expected {
+                Expected::NoMate => Err(format!("solver says mate in {n}: {}", usi(&line.moves))),
+                Expected::NoMateWithin(k) if n <= k => Err(format!(
+                    "solver says mate in {n} but there is none within {k}: {}",
+                    usi(&line.moves)
+                )),
+                Expected::Mate(k) | Expected::NoMateWithin(k) if n > 10 * k + 20 => Err(format!(
+                    "runaway line of {n} plies (stated {k}): {}",
+                    usi(&line.moves)
+                )),
+                Expected::Unstated if n > 300 => {
+                    Err(format!("runaway line of {n} plies: {}", usi(&line.moves)))
+                }
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// Solves every problem with `solver` and returns the failures, one line each.
+fn run_problems(solver: &mut Solver, problems: &[Problem]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for p in problems {
+        let pos = p.position();
+        let sol = solver.solve(&pos);
+        if let Err(e) = judge(p, &pos, &sol.outcome) {
+            failures.push(format!("{}: {e} [{} nodes]", p.place(), sol.stats.nodes));
+        }
+    }
+    failures
+}
+
+fn assert_no_failures(what: &str, total: usize, failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{what}: {} of {total} problems failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+// =============================================================================================
+// 1-2. Suites
+// =============================================================================================
+
+#[test]
+fn suite_antma_and_yaneuraou() {
+    let problems = suite();
+    let mut s = solver(64, 5_000_000);
+    let failures = run_problems(&mut s, &problems);
+    assert_no_failures("antma + yaneuraou", problems.len(), &failures);
+}
+
+#[test]
+fn suite_long_short_ones() {
+    let problems: Vec<Problem> = load("long.sfen").into_iter().filter(is_short).collect();
+    // The filter keeps 最後の審判 (nomate), whose mate needs a disputed repetition rule.
+    assert!(problems.iter().any(|p| p.expected == Expected::NoMate));
+    let mut s = solver(64, 10_000_000);
+    let failures = run_problems(&mut s, &problems);
+    assert_no_failures("long.sfen (short ones)", problems.len(), &failures);
+}
+
+/// The checker and `verify_mate` both reject a mating line cut short: by one ply (even
+/// length) and by two (the defender still has the reply that was cut).
+#[test]
+fn checker_rejects_truncated_lines() {
+    let mut s = solver(64, 5_000_000);
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for p in suite() {
+        let pos = p.position();
+        let Outcome::Mate(line) = s.solve(&pos).outcome else {
+            continue;
+        };
+        let m = &line.moves;
+        let mut cuts = vec![m.len() - 1];
+        if m.len() >= 3 {
+            cuts.push(m.len() - 2);
+        }
+        for cut in cuts {
+            checked += 1;
+            let short = &m[..cut];
+            if check_line(&pos, short).is_ok() || verify_mate(&pos, short).is_ok() {
+                failures.push(format!(
+                    "{}: line cut to {cut} plies accepted: {}",
+                    p.place(),
+                    usi(short)
+                ));
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} truncated lines checked");
+    assert_no_failures("truncated lines", checked, &failures);
+}
+
+/// Every long problem with a stated length, with a 1 GiB table and 600 s each: mate, a valid
+/// line, and the stated length. Prints a table. Run with
+/// `cargo test --release --test solver -- --ignored long_problems --nocapture`.
+#[test]
+#[ignore = "long: minutes per problem"]
+fn long_problems() {
+    let problems: Vec<Problem> = load("long.sfen")
+        .into_iter()
+        .filter(|p| matches!(p.expected, Expected::Mate(n) if n > 15))
+        .collect();
+    let mut s = Solver::new(
+        SolverConfig::new()
+            .hash_mib(1024)
+            .time_limit(Some(Duration::from_secs(600))),
+    );
+    let mut failures = Vec::new();
+    println!(
+        "{:<28} {:>7} {:>14} {:>12} {:>9}",
+        "problem", "stated", "result", "nodes", "seconds"
+    );
+    for p in &problems {
+        let pos = p.position();
+        let sol = s.solve(&pos);
+        println!(
+            "{:<28} {:>7} {:>14} {:>12} {:>9.1}",
+            p.name.split_whitespace().next().unwrap_or(""),
+            p.expected.to_string(),
+            verdict(&sol.outcome),
+            sol.stats.nodes,
+            sol.stats.elapsed.as_secs_f64()
+        );
+        let result = judge(p, &pos, &sol.outcome).and_then(|()| match (&sol.outcome, p.expected) {
+            (Outcome::Mate(line), Expected::Mate(n)) if line.len() != n => {
+                Err(format!("mate in {} but stated {n}", line.len()))
+            }
+            _ => Ok(()),
+        });
+        if let Err(e) = result {
+            failures.push(format!("{}: {e}", p.place()));
+        }
+    }
+    assert_no_failures("long problems", problems.len(), &failures);
+}
+
+// =============================================================================================
+// 3. Random small positions against the brute force
+// =============================================================================================
+
+/// Board pieces as written in SFEN for Black, kings excepted.
+const BOARD_KINDS: [&str; 13] = [
+    "P", "L", "N", "S", "G", "B", "R", "+P", "+L", "+N", "+S", "+B", "+R",
+];
+/// Hand pieces.
+const HAND_KINDS: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
+
+/// Where a random piece goes: near the defender's king (file and rank offsets) or anywhere.
+#[derive(Clone, Debug)]
+enum Place {
+    Near(i8, i8),
+    Anywhere(u8),
+}
+
+/// A random position, built as if Black attacked (the defender's king towards rank a) and
+/// turned round when White attacks.
+#[derive(Clone, Debug)]
+struct Spec {
+    white_attacks: bool,
+    /// File index (0 = file 1) and rank index (0 = rank a) of the defender's king.
+    king: (u8, u8),
+    /// Attacker's piece?, index into `BOARD_KINDS`, square.
+    pieces: Vec<(bool, usize, Place)>,
+    attacker_king: Option<u8>,
+    /// Indices into `HAND_KINDS`.
+    hand: Vec<usize>,
+    fill_defender_hand: bool,
+}
+
+/// One SFEN rank from its nine cells, file 9 first.
+fn encode_rank(cells: &[Option<String>]) -> String {
+    let mut out = String::new();
+    let mut empty = 0;
+    for c in cells {
+        match c {
+            None => empty += 1,
+            Some(p) => {
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                out.push_str(p);
+            }
+        }
+    }
+    if empty > 0 {
+        out.push_str(&empty.to_string());
+    }
+    out
+}
+
+fn swap_case(c: char) -> char {
+    if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_ascii_uppercase()
+    }
+}
+
+/// The same problem with the colours exchanged: the board turned through 180 degrees, every
+/// piece and hand given to the other side, the other side to move.
+fn flip_sfen(sfen: &str) -> String {
+    let mut fields = sfen.split_whitespace();
+    let board = fields.next().expect("a board");
+    let side = fields.next().expect("a side to move");
+    let hands = fields.next().unwrap_or("-");
+    let ranks: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|rank| {
+            let mut cells: Vec<Option<String>> = Vec::new();
+            let mut promoted = false;
+            for ch in rank.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    cells.extend((0..d).map(|_| None));
+                } else if ch == '+' {
+                    promoted = true;
+                } else {
+                    let plus = if promoted { "+" } else { "" };
+                    cells.push(Some(format!("{plus}{}", swap_case(ch))));
+                    promoted = false;
+                }
+            }
+            cells.reverse();
+            encode_rank(&cells)
+        })
+        .collect();
+    let side = if side == "b" { "w" } else { "b" };
+    let hands: String = hands.chars().map(swap_case).collect();
+    format!("{} {side} {hands} 1", ranks.join("/"))
+}
+
+/// The SFEN of a random position, if it is legal and the attacker is not in check.
+fn build(spec: &Spec) -> Option<String> {
+    let mut board: Vec<Vec<Option<String>>> = vec![vec![None; 9]; 9]; // [rank][file index]
+    let (kf, kr) = (spec.king.0 as usize, spec.king.1 as usize);
+    board[kr][kf] = Some("k".into());
+    for (attacker, kind, place) in &spec.pieces {
+        let (f, r) = match *place {
+            Place::Near(df, dr) => (kf as i8 + df, kr as i8 + dr),
+            Place::Anywhere(sq) => ((sq % 9) as i8, (sq / 9) as i8),
+        };
+        if !(0..9).contains(&f) || !(0..9).contains(&r) || board[r as usize][f as usize].is_some() {
+            continue;
+        }
+        let letter = BOARD_KINDS[*kind];
+        let letter = if *attacker {
+            letter.to_string()
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        board[r as usize][f as usize] = Some(letter);
+    }
+    if let Some(sq) = spec.attacker_king {
+        let cell = &mut board[(sq / 9) as usize][(sq % 9) as usize];
+        if cell.is_none() {
+            *cell = Some("K".into());
+        }
+    }
+    let ranks: Vec<String> = board
+        .iter()
+        .map(|rank| {
+            let cells: Vec<Option<String>> = rank.iter().rev().cloned().collect();
+            encode_rank(&cells)
+        })
+        .collect();
+    let hand: String = spec.hand.iter().map(|&i| HAND_KINDS[i]).collect();
+    let hand = if hand.is_empty() {
+        "-".to_string()
+    } else {
+        hand
+    };
+    let mut sfen = format!("{} b {hand} 1", ranks.join("/"));
+    if spec.white_attacks {
+        sfen = flip_sfen(&sfen);
+    }
+    let mut pos = Position::from_sfen(&sfen).ok()?;
+    if spec.fill_defender_hand {
+        pos.fill_defender_hand();
+    }
+    if pos.in_check() {
+        return None;
+    }
+    Some(pos.to_sfen())
+}
+
+fn random_positions() -> impl Strategy<Value = String> {
+    let place = prop_oneof![
+        4 => (-2i8..=2, -1i8..=3).prop_map(|(f, r)| Place::Near(f, r)),
+        1 => (0u8..81).prop_map(Place::Anywhere),
+    ];
+    let piece = (prop::bool::weighted(0.7), 0..BOARD_KINDS.len(), place);
+    (
+        any::<bool>(),
+        (0u8..9, prop_oneof![4 => 0u8..2, 1 => 0u8..9]),
+        prop::collection::vec(piece, 1..=5),
+        prop::option::weighted(0.2, 0u8..81),
+        prop::collection::vec(
+            prop_oneof![1 => Just(2usize), 1 => Just(3usize), 2 => 0..HAND_KINDS.len()],
+            0..=3,
+        ),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(white_attacks, king, pieces, attacker_king, hand, fill_defender_hand)| Spec {
+                white_attacks,
+                king,
+                pieces,
+                attacker_king,
+                hand,
+                fill_defender_hand,
+            },
+        )
+        .prop_filter_map("a legal position with the attacker not in check", |spec| {
+            build(&spec)
+        })
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    cases: u32,
+    white_attacks: u32,
+    mate_in_1: u32,
+    mate_in_3: u32,
+    solver_mate: u32,
+    solver_no_mate: u32,
+    solver_unknown: u32,
+}
+
+/// The solver against the brute force on random small positions: a mate within 3 plies must
+/// be found (with a valid line, of length 1 when there is a mate in 1), a no-mate must not be
+/// contradicted, and every line must pass the checker.
+#[test]
+fn random_positions_against_brute_force() {
+    // SOLVER_PROPTEST_CASES=20000 for a longer hunt.
+    let cases = std::env::var("SOLVER_PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(500);
+    let mut runner = TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 1000,
+        ..ProptestConfig::default()
+    });
+    let solver = RefCell::new(solver(16, 100_000));
+    let tally = RefCell::new(Tally::default());
+    let result = runner.run(&random_positions(), |sfen| {
+        let pos = Position::from_sfen(&sfen).expect("built from a parsed position");
+        let in1 = mate_within(&pos, 1);
+        let in3 = in1 || mate_within(&pos, 3);
+        let sol = solver.borrow_mut().solve(&pos);
+        let mut t = tally.borrow_mut();
+        t.cases += 1;
+        t.white_attacks += (pos.side_to_move() == Color::White) as u32;
+        t.mate_in_1 += in1 as u32;
+        t.mate_in_3 += (in3 && !in1) as u32;
+        let fail = |why: String| Err(TestCaseError::fail(format!("{sfen}: {why}")));
+        match &sol.outcome {
+            Outcome::Mate(line) => {
+                t.solver_mate += 1;
+                if let Err(e) = check_line_both(&pos, &line.moves) {
+                    return fail(format!("solver mate with a bad line: {e}"));
+                }
+                if in1 && line.len() != 1 {
+                    return fail(format!(
+                        "brute force mates in 1 but the solver's line has {} plies: {}",
+                        line.len(),
+                        usi(&line.moves)
+                    ));
+                }
+            }
+            Outcome::NoMate => {
+                t.solver_no_mate += 1;
+                if in3 {
+                    return fail(format!(
+                        "FALSE NO-MATE: the brute force mates in {}",
+                        if in1 { 1 } else { 3 }
+                    ));
+                }
+            }
+            Outcome::Unknown(r) => {
+                t.solver_unknown += 1;
+                if in3 {
+                    return fail(format!(
+                        "no verdict ({r}) but the brute force mates within 3"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    });
+    let t = tally.into_inner();
+    println!("{t:?}");
+    if let Err(e) = result {
+        panic!("{e}\n{t:?}");
+    }
+    // The generator must produce both kinds of positions, for both colours.
+    assert!(t.mate_in_1 >= 5 && t.mate_in_3 >= 5, "too few mates: {t:?}");
+    assert!(t.solver_no_mate >= 20, "too few no-mates: {t:?}");
+    assert!(t.white_attacks >= 50, "too few White attackers: {t:?}");
+}
+
+#[test]
+fn brute_force_sanity() {
+    // Mate in 1 (gold drop), mate in 3 (tsume3-2 of the antma suite), no mate.
+    let cases = [
+        ("4k4/9/4P4/9/9/9/9/9/9 b G 1", Some(1)),
+        ("3sks3/9/4S4/9/9/8B/9/9/9 b S 1", Some(3)),
+        ("4k4/9/9/9/9/9/9/9/9 b P 1", None),
+    ];
+    for (sfen, expected) in cases {
+        let pos = Position::from_sfen(sfen).unwrap();
+        assert_eq!(shortest_mate(&pos, 3), expected, "{sfen}");
+        let flipped = Position::from_sfen(&flip_sfen(sfen)).unwrap();
+        assert_eq!(shortest_mate(&flipped, 3), expected, "{}", flip_sfen(sfen));
+    }
+}
+
+// =============================================================================================
+// 4. Limits, table budget, reuse, Send, progress
+// =============================================================================================
+
+const KOTOBUKI: &str = "図巧100番";
+const MICROCOSMOS: &str = "ミクロコスモス";
+
+#[test]
+fn node_limit_stops_the_search() {
+    for name in [KOTOBUKI, MICROCOSMOS] {
+        let p = find_long(name);
+        let sol = solver(16, 1000).solve(&p.position());
+        assert_eq!(
+            sol.outcome,
+            Outcome::Unknown(StopReason::NodeLimit),
+            "{}",
+            p.place()
+        );
+        assert!(
+            sol.stats.nodes <= 1000 + 2048,
+            "{}: {} nodes searched with a limit of 1000",
+            p.name,
+            sol.stats.nodes
+        );
+    }
+    // An easy problem is still solved under the same limit.
+    let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+    match solver(16, 1000).solve(&pos).outcome {
+        Outcome::Mate(line) => check_line_both(&pos, &line.moves).unwrap(),
+        other => panic!("古典3手詰 under a 1000-node limit: {other:?}"),
+    }
+}
+
+#[test]
+fn time_limit_stops_the_search() {
+    let p = find_long(MICROCOSMOS);
+    let mut s = Solver::new(
+        SolverConfig::new()
+            .hash_mib(16)
+            .time_limit(Some(Duration::from_millis(50))),
+    );
+    let start = Instant::now();
+    let sol = s.solve(&p.position());
+    let wall = start.elapsed();
+    assert_eq!(sol.outcome, Outcome::Unknown(StopReason::TimeLimit));
+    assert!(wall < Duration::from_secs(2), "a 50 ms limit took {wall:?}");
+    assert!(
+        sol.stats.elapsed >= Duration::from_millis(50),
+        "{:?}",
+        sol.stats
+    );
+    assert!(
+        sol.stats.elapsed <= wall,
+        "{:?} > wall time {wall:?}",
+        sol.stats.elapsed
+    );
+}
+
+#[test]
+fn stop_handle_stops_the_search() {
+    let p = find_long(MICROCOSMOS);
+    // The time limit is a safety net: if stop() did nothing the outcome would say TimeLimit.
+    let mut s = Solver::new(
+        SolverConfig::new()
+            .hash_mib(16)
+            .time_limit(Some(Duration::from_secs(30))),
+    );
+    let stop = s.stop_handle();
+    let done = Arc::new(AtomicBool::new(false));
+    let stopper = {
+        let done = done.clone();
+        // `solve` clears earlier stop requests when it starts, so keep asking until it ends.
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            while !done.load(Ordering::Relaxed) {
+                stop.stop();
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let start = Instant::now();
+    let sol = s.solve(&p.position());
+    let wall = start.elapsed();
+    done.store(true, Ordering::Relaxed);
+    stopper.join().unwrap();
+    assert_eq!(sol.outcome, Outcome::Unknown(StopReason::Stopped));
+    assert!(wall < Duration::from_secs(5), "stopping took {wall:?}");
+    // The solver is usable after a stop, and the stop does not carry over.
+    let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+    match s.solve(&pos).outcome {
+        Outcome::Mate(line) => assert_eq!(line.len(), 1),
+        other => panic!("after a stop: {other:?}"),
+    }
+}
+
+#[test]
+fn table_stays_within_budget() {
+    let microcosmos = find_long(MICROCOSMOS).position();
+    let short: Vec<Problem> = suite()
+        .into_iter()
+        .filter(|p| p.name.starts_with("tsume9") || p.name.starts_with("tsume7"))
+        .collect();
+    assert!(short.len() >= 5);
+    for mib in [1usize, 3, 16] {
+        let budget = mib * 1024 * 1024;
+        let mut s = Solver::new(SolverConfig::new().hash_mib(mib).node_limit(Some(300_000)));
+        assert_eq!(s.config().get_hash_mib(), mib);
+        // Fill the table with a long search, then solve problems in what is left of it.
+        let sol = s.solve(&microcosmos);
+        assert_eq!(
+            sol.outcome,
+            Outcome::Unknown(StopReason::NodeLimit),
+            "{mib} MiB"
+        );
+        let mut all = vec![sol.stats];
+        let failures = {
+            let mut f = Vec::new();
+            for p in &short {
+                let pos = p.position();
+                let sol = s.solve(&pos);
+                all.push(sol.stats);
+                if let Err(e) = judge(p, &pos, &sol.outcome) {
+                    f.push(format!("{mib} MiB: {}: {e}", p.place()));
+                }
+            }
+            f
+        };
+        assert_no_failures("small tables", short.len(), &failures);
+        for st in all {
+            assert!(
+                st.table_bytes > 0 && st.table_bytes <= budget,
+                "{mib} MiB table holds {} bytes",
+                st.table_bytes
+            );
+            assert!(
+                (0.0..=1.0).contains(&st.table_fill),
+                "table fill {}",
+                st.table_fill
+            );
+        }
+    }
+}
+
+#[test]
+fn reused_solver_agrees_with_fresh_solvers() {
+    let mut problems = suite();
+    problems.extend(load("long.sfen").into_iter().filter(is_short));
+    let kind = |o: &Outcome| match o {
+        Outcome::Mate(_) => "mate",
+        Outcome::NoMate => "no mate",
+        Outcome::Unknown(_) => "unknown",
+    };
+    let fresh: Vec<Outcome> = problems
+        .iter()
+        .map(|p| solver(64, 10_000_000).solve(&p.position()).outcome)
+        .collect();
+    let mut forward = solver(64, 10_000_000);
+    let reused: Vec<Outcome> = problems
+        .iter()
+        .map(|p| forward.solve(&p.position()).outcome)
+        .collect();
+    let mut backward = solver(64, 10_000_000);
+    let mut reversed: Vec<Outcome> = problems
+        .iter()
+        .rev()
+        .map(|p| backward.solve(&p.position()).outcome)
+        .collect();
+    reversed.reverse();
+    let mut failures = Vec::new();
+    for (i, p) in problems.iter().enumerate() {
+        let (a, b, c) = (&fresh[i], &reused[i], &reversed[i]);
+        if kind(a) != kind(b) || kind(a) != kind(c) {
+            failures.push(format!(
+                "{}: fresh {}, reused {}, reused in reverse order {}",
+                p.place(),
+                verdict(a),
+                verdict(b),
+                verdict(c)
+            ));
+        }
+        let pos = p.position();
+        for o in [a, b, c] {
+            if let Err(e) = judge(p, &pos, o) {
+                failures.push(format!("{}: {e}", p.place()));
+            }
+        }
+    }
+    assert_no_failures("fresh vs reused", problems.len(), &failures);
+}
+
+/// `Solver` is `Send`, checked at compile time.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Solver>();
+};
+
+#[test]
+fn solver_moves_to_another_thread() {
+    let mut s = solver(16, 1_000_000);
+    let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+    let first = s.solve(&pos).outcome;
+    let (mut s, second) = std::thread::spawn(move || {
+        let out = s.solve(&pos).outcome;
+        (s, out)
+    })
+    .join()
+    .unwrap();
+    let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+    let third = s.solve(&pos).outcome;
+    for o in [first, second, third] {
+        match o {
+            Outcome::Mate(line) => check_line_both(&pos, &line.moves).unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn progress_callback_reports() {
+    let p = find_long(MICROCOSMOS);
+    let mut s = Solver::new(
+        SolverConfig::new()
+            .hash_mib(64)
+            .time_limit(Some(Duration::from_millis(1500)))
+            .progress_interval(Duration::from_millis(200)),
+    );
+    let log: Arc<Mutex<Vec<(u64, Duration)>>> = Arc::default();
+    {
+        let log = log.clone();
+        s.set_progress(move |pr| log.lock().unwrap().push((pr.nodes, pr.elapsed)));
+    }
+    let sol = s.solve(&p.position());
+    assert_eq!(sol.outcome, Outcome::Unknown(StopReason::TimeLimit));
+    let reports = log.lock().unwrap().clone();
+    assert!(
+        reports.len() >= 3,
+        "{} progress reports in 1.5 s: {reports:?}",
+        reports.len()
+    );
+    for w in reports.windows(2) {
+        assert!(
+            w[0].0 <= w[1].0 && w[0].1 <= w[1].1,
+            "not monotone: {reports:?}"
+        );
+    }
+    let last = reports.last().unwrap();
+    assert!(last.0 <= sol.stats.nodes, "{reports:?} vs {:?}", sol.stats);
+    assert!(last.0 > 0);
+    // No calls once the callback is removed.
+    s.clear_progress();
+    s.solve(&p.position());
+    assert_eq!(log.lock().unwrap().len(), reports.len());
+}
+
+// =============================================================================================
+// 5. Repetition (千日手)
+// =============================================================================================
+
+/// The finite game graph of a small position: every position reachable by attacker checks and
+/// defender replies, for an exact analysis. On a finite graph "the attacker forces mate" (the
+/// positions from which mate can be forced, computed backwards from the mated ones) is the same
+/// with or without the repetition rule: a mate forced that way never visits a position twice,
+/// and the rule only takes options away from the attacker. So a root outside that set has no
+/// mate under any reading of the repetition rule.
+struct Graph {
+    positions: Vec<Position>,
+    /// Attacker to move.
+    attacker: Vec<bool>,
+    /// Defender to move, in check, with no legal move.
+    mated: Vec<bool>,
+    succ: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    /// Enumerates the graph from `root`; `None` if it has more than `limit` positions.
+    fn build(root: &Position, limit: usize) -> Option<Graph> {
+        let mut index = std::collections::HashMap::new();
+        index.insert(root.key(), 0usize);
+        let mut g = Graph {
+            positions: vec![root.clone()],
+            attacker: vec![true],
+            mated: vec![false],
+            succ: vec![Vec::new()],
+        };
+        let mut next = 0;
+        while next < g.positions.len() {
+            let id = next;
+            next += 1;
+            let pos = g.positions[id].clone();
+            let attacker = g.attacker[id];
+            let moves = pos.legal_moves();
+            g.mated[id] = !attacker && moves.is_empty();
+            for mv in moves {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                if attacker && !child.in_check() {
+                    continue;
+                }
+                let cid = *index.entry(child.key()).or_insert_with(|| {
+                    g.positions.push(child);
+                    g.attacker.push(!attacker);
+                    g.mated.push(false);
+                    g.succ.push(Vec::new());
+                    g.positions.len() - 1
+                });
+                g.succ[id].push(cid);
+            }
+            if g.positions.len() > limit {
+                return None;
+            }
+        }
+        Some(g)
+    }
+
+    /// For every position, the mate length with the attacker shortest and the defender
+    /// longest (`None`: no mate), computed as "mate within d plies" for growing d.
+    fn mate_lengths(&self) -> Vec<Option<u32>> {
+        let n = self.positions.len();
+        let mut len: Vec<Option<u32>> = (0..n).map(|i| self.mated[i].then_some(0)).collect();
+        for d in 1.. {
+            let prev = len.clone();
+            for i in 0..n {
+                if prev[i].is_some() {
+                    continue;
+                }
+                let s = &self.succ[i];
+                let won = if self.attacker[i] {
+                    s.iter().any(|&c| prev[c].is_some())
+                } else {
+                    !s.is_empty() && s.iter().all(|&c| prev[c].is_some())
+                };
+                if won {
+                    len[i] = Some(d);
+                }
+            }
+            if len == prev {
+                break;
+            }
+        }
+        len
+    }
+
+    /// For every position, whether the attacker can go on checking forever (or mate): the
+    /// greatest set closed under "some check stays in the set" / "every reply stays in it".
+    fn endless_checks(&self) -> Vec<bool> {
+        let n = self.positions.len();
+        let mut alive = vec![true; n];
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if !alive[i] || self.mated[i] {
+                    continue;
+                }
+                let s = &self.succ[i];
+                let ok = if self.attacker[i] {
+                    s.iter().any(|&c| alive[c])
+                } else {
+                    !s.is_empty() && s.iter().all(|&c| alive[c])
+                };
+                if !ok {
+                    alive[i] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return alive;
+            }
+        }
+    }
+}
+
+/// Plays USI moves from `sfen`, asserting after each defender move that it was the only legal
+/// reply, and returns the final position.
+fn play_forced(sfen: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos
+            .parse_usi_move(m)
+            .unwrap_or_else(|e| panic!("{m}: {e:?}"));
+        if i % 2 == 1 {
+            let replies = pos.legal_moves();
+            assert_eq!(
+                replies.as_slice(),
+                &[mv],
+                "{m} is not the only reply in {}",
+                pos.to_sfen()
+            );
+        }
+        pos.play(mv).unwrap();
+        if i % 2 == 0 {
+            assert!(pos.in_check(), "{m} is not check");
+        }
+    }
+    pos
+}
+
+/// Solves `sfen` and its colour-swapped twin.
+fn solve_both_colours(sfen: &str) -> Vec<(String, Position, Outcome)> {
+    let mut s = solver(16, 5_000_000);
+    [sfen.to_string(), flip_sfen(sfen)]
+        .into_iter()
+        .map(|f| {
+            let pos = Position::from_sfen(&f).unwrap();
+            let out = s.solve(&pos).outcome;
+            (f, pos, out)
+        })
+        .collect()
+}
+
+/// A lone rook against a lone king, nothing in hand (king on 5a or 1a, rook on 9i). The rook
+/// can give check for ever, because the king never manages to catch it, but a rook alone
+/// cannot mate; with finitely many positions, endless checks must repeat. The exact analysis of
+/// the whole check graph (about 7,000 positions) proves both: the attacker has an endless
+/// series of checks and no forced mate. Both colours; cshogi's df-pn also says no mate.
+#[test]
+fn repetition_lone_rook_checks_forever() {
+    for sfen in ["4k4/9/9/9/9/9/9/9/R8 b - 1", "8k/9/9/9/9/9/9/9/R8 b - 1"] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let g = Graph::build(&pos, 50_000).expect("a small graph");
+        assert_eq!(g.mate_lengths()[0], None, "{sfen}");
+        assert!(g.endless_checks()[0], "{sfen}");
+        assert!(!mate_within(&pos, 5), "{sfen}");
+        for (f, _, out) in solve_both_colours(sfen) {
+            assert_eq!(out, Outcome::NoMate, "{f}");
+        }
+    }
+}
+
+/// The bishop shuttle. White: king 2a, lance 1a, pawn 1c, no pieces in hand. Black: bishop
+/// 4e, knight 1d (covers 2b), lance 3i (covers file 3 up to 3a).
+///
+/// 4e5d+ checks the king on 2a along 4c-3b. Of its neighbours, 1a holds White's own lance, 3a
+/// is covered by the lance on 3i, 2b by the knight, 3b is on the bishop's line, and 1b is free:
+/// 2a1b is the only reply (White has nothing in hand, and its lance and pawn cannot reach the
+/// line). 5d4e+ then checks 1b along 3d-2c: 1a and 1c hold White's own pieces, 2b is covered by
+/// the knight, 2c is on the line, 2a is free: 1b2a is the only reply, and the start is back.
+/// The attacker can shuttle for ever but has no mate: the brute force finds none within 7
+/// plies, and cshogi's df-pn says no mate.
+#[test]
+fn repetition_bishop_shuttle() {
+    let sfen = "7kl/9/8p/8N/5B3/9/9/9/6L2 b - 1";
+    let root = Position::from_sfen(sfen).unwrap();
+    let again = play_forced(sfen, &["4e5d", "2a1b", "5d4e", "1b2a"]);
+    assert_eq!(
+        again.key(),
+        root.key(),
+        "the shuttle comes back to the start"
+    );
+    assert!(!mate_within(&root, 7));
+    for (f, _, out) in solve_both_colours(sfen) {
+        assert_eq!(out, Outcome::NoMate, "{f}");
+    }
+}
+
+/// The bishop shuttle with a knight in Black's hand: mate in 7, but only by leaving the cycle.
+/// 4e5d+ 2a1b (forced) reaches the position where the shuttle would go on with 5d4e+, which
+/// after 1b2a repeats the start. The mate instead takes the detour 1d2b+ (the knight gives
+/// itself up) 1b2b, 5d3b+ (promoting, defended by the lance) 2b1b, N*2d mate. Brute force: no
+/// mate within 5 plies, mate in 7, and the only first move that mates is the shuttle move 4e5d;
+/// cshogi's df-pn finds the same mate.
+#[test]
+fn repetition_mate_needs_a_detour() {
+    let sfen = "7kl/9/8p/8N/5B3/9/9/9/6L2 b N 1";
+    let root = Position::from_sfen(sfen).unwrap();
+    assert_eq!(shortest_mate(&root, 7), Some(7));
+    let again = play_forced(sfen, &["4e5d", "2a1b", "5d4e", "1b2a"]);
+    assert_eq!(
+        again.key(),
+        root.key(),
+        "the shuttle comes back to the start"
+    );
+    let mating_first_moves: Vec<String> = root
+        .legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let mut next = root.clone();
+            next.play_unchecked(mv);
+            let mut path = vec![root.key(), next.key()];
+            next.in_check() && defender_loses(&next, 6, &mut path)
+        })
+        .map(|mv| mv.to_string())
+        .collect();
+    assert_eq!(mating_first_moves, ["4e5d"]);
+    let mate = play_forced(
+        sfen,
+        &["4e5d", "2a1b", "1d2b+", "1b2b", "5d3b+", "2b1b", "N*2d"],
+    );
+    assert!(mate.legal_moves().is_empty() && mate.in_check());
+    for (f, pos, out) in solve_both_colours(sfen) {
+        match out {
+            Outcome::Mate(line) => {
+                check_line_both(&pos, &line.moves).unwrap_or_else(|e| panic!("{f}: {e}"))
+            }
+            other => panic!("{f}: expected a mate, got {other:?}"),
+        }
+    }
+}
