@@ -241,20 +241,29 @@ impl Position {
 
     // ----- attacks --------------------------------------------------------------------------
 
-    /// The pieces of `by` that attack `sq`, with `occ` as the occupied squares.
+    /// The pieces of either colour that would attack `sq` by one step (pawn, knight, silver,
+    /// gold-movers, king, and the king steps of horse and dragon) if they belonged to the
+    /// opponent of `them`.
     #[inline]
-    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let them = by.flip();
-        let ours = self.by_color[by.index()];
+    fn step_attackers(&self, sq: Square, them: Color) -> Bitboard {
         let k = &self.by_kind;
-        let steps = (bitboard::pawn_attacks(them, sq) & k[PieceKind::Pawn as usize])
+        (bitboard::pawn_attacks(them, sq) & k[PieceKind::Pawn as usize])
             | (bitboard::knight_attacks(them, sq) & k[PieceKind::Knight as usize])
             | (bitboard::silver_attacks(them, sq) & k[PieceKind::Silver as usize])
             | (bitboard::gold_attacks(them, sq) & self.golds)
             | (bitboard::king_attacks(sq)
                 & (k[PieceKind::King as usize]
                     | k[PieceKind::Horse as usize]
-                    | k[PieceKind::Dragon as usize]));
+                    | k[PieceKind::Dragon as usize]))
+    }
+
+    /// The pieces of `by` that attack `sq`, with `occ` as the occupied squares.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = by.flip();
+        let ours = self.by_color[by.index()];
+        let k = &self.by_kind;
+        let steps = self.step_attackers(sq, them);
         let rooks = k[PieceKind::Rook as usize] | k[PieceKind::Dragon as usize];
         let bishops = k[PieceKind::Bishop as usize] | k[PieceKind::Horse as usize];
         let lances = k[PieceKind::Lance as usize] & ours;
@@ -277,14 +286,7 @@ impl Position {
         let them = by.flip();
         let ours = self.by_color[by.index()];
         let k = &self.by_kind;
-        let steps = (bitboard::pawn_attacks(them, sq) & k[PieceKind::Pawn as usize])
-            | (bitboard::knight_attacks(them, sq) & k[PieceKind::Knight as usize])
-            | (bitboard::silver_attacks(them, sq) & k[PieceKind::Silver as usize])
-            | (bitboard::gold_attacks(them, sq) & self.golds)
-            | (bitboard::king_attacks(sq)
-                & (k[PieceKind::King as usize]
-                    | k[PieceKind::Horse as usize]
-                    | k[PieceKind::Dragon as usize]));
+        let steps = self.step_attackers(sq, them);
         if (steps & ours).is_any() {
             return true;
         }
