@@ -419,14 +419,6 @@ impl Position {
         self.update_checkers();
     }
 
-    /// Gives the move to the other side without moving a piece (a null move, for search
-    /// heuristics). The result may have the side not to move in check.
-    pub fn pass_unchecked(&mut self) {
-        self.side = self.side.flip();
-        self.board_key ^= zobrist::side_key();
-        self.update_checkers();
-    }
-
     /// Fills the defender's hand (the side *not* to move) with every piece that is neither on
     /// the board nor in the attacker's hand, kings excepted: the tsume convention that the
     /// defender holds all remaining pieces (残り駒全部).

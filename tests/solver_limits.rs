@@ -34,9 +34,9 @@ fn small_table_still_solves() {
     // 1 MiB is far too small to keep the whole proof of 寿: replacement and re-search must
     // still give a verified mate.
     let mut solver = Solver::new(SolverConfig::new().hash_mib(1).node_limit(Some(20_000_000)));
+    // It needs about 0.37 M nodes there; 20 M leaves a wide margin.
     match solver.solve(&kotobuki()).outcome {
         Outcome::Mate(line) => assert!(tsume::verify_mate(&kotobuki(), &line.moves).is_ok()),
-        Outcome::Unknown(StopReason::NodeLimit) => {} // acceptable: the budget is tiny
         other => panic!("expected a mate, got {other:?}"),
     }
 }

@@ -61,6 +61,49 @@ struct Child {
 /// A node's children, on the stack for all but the widest nodes.
 type Children = SmallVec<[Child; 24]>;
 
+/// What a node's loop needs from its children. `min` is over the numbers the node minimises
+/// (pn at an OR node, dn at an AND node), with the child that has it (the first on ties) and
+/// the second smallest; `weak` combines the other numbers as a weak sum (Ueda et al. 2008): the
+/// largest plus one per other open child, rather than the plain sum, which counts subtrees
+/// shared in the DAG again and again. Zero when every child is zero there.
+struct Summary {
+    best: usize,
+    min: PnDn,
+    second: PnDn,
+    weak: PnDn,
+}
+
+/// Summarises `children`; `numbers` gives a child's (minimised, weakly summed) pair.
+#[inline]
+fn summarize(children: &[Child], numbers: impl Fn(&Value) -> (PnDn, PnDn)) -> Summary {
+    let mut out = Summary {
+        best: 0,
+        min: INF,
+        second: INF,
+        weak: 0,
+    };
+    let mut largest: PnDn = 0;
+    let mut open: PnDn = 0;
+    for (i, ch) in children.iter().enumerate() {
+        let (m, w) = numbers(&ch.v);
+        if m < out.min {
+            out.second = out.min;
+            out.min = m;
+            out.best = i;
+        } else if m < out.second {
+            out.second = m;
+        }
+        if w != 0 {
+            largest = largest.max(w);
+            open += 1;
+        }
+    }
+    if open > 0 {
+        out.weak = add(largest, open - 1);
+    }
+    out
+}
+
 /// Order in which same-square interposition drops are expanded, one kind at a time.
 const DROP_ORDER: [PieceKind; 7] = [
     PieceKind::Pawn,
@@ -309,32 +352,13 @@ impl<'a> Search<'a> {
         }
 
         let result = loop {
-            // pn = min, dn = sum.
-            let mut best = 0;
-            let mut pn = INF;
-            let mut second = INF;
-            // Weak disproof number (Ueda et al. 2008): the largest child's plus one per other
-            // open child, rather than the sum, which counts shared subtrees of the DAG again
-            // and again.
-            let mut dn: PnDn = 0;
-            let mut dn_max: PnDn = 0;
-            let mut open: PnDn = 0;
-            for (i, ch) in children.iter().enumerate() {
-                if ch.v.pn < pn {
-                    second = pn;
-                    pn = ch.v.pn;
-                    best = i;
-                } else if ch.v.pn < second {
-                    second = ch.v.pn;
-                }
-                if ch.v.dn != 0 {
-                    dn_max = dn_max.max(ch.v.dn);
-                    open += 1;
-                }
-            }
-            if open > 0 {
-                dn = add(dn_max, open - 1);
-            }
+            // pn = the smallest child pn, dn = the children's weak dn.
+            let Summary {
+                best,
+                min: pn,
+                second,
+                weak: dn,
+            } = summarize(&children, |v| (v.pn, v.dn));
             if depth == 0 {
                 self.root_pn = pn;
                 self.root_dn = dn;
@@ -445,30 +469,13 @@ impl<'a> Search<'a> {
         }
 
         let result = loop {
-            // pn = sum, dn = min.
-            let mut best = 0;
-            let mut dn = INF;
-            let mut second = INF;
-            // Weak proof number, as at OR nodes for dn.
-            let mut pn: PnDn = 0;
-            let mut pn_max: PnDn = 0;
-            let mut open: PnDn = 0;
-            for (i, ch) in children.iter().enumerate() {
-                if ch.v.dn < dn {
-                    second = dn;
-                    dn = ch.v.dn;
-                    best = i;
-                } else if ch.v.dn < second {
-                    second = ch.v.dn;
-                }
-                if ch.v.pn != 0 {
-                    pn_max = pn_max.max(ch.v.pn);
-                    open += 1;
-                }
-            }
-            if open > 0 {
-                pn = add(pn_max, open - 1);
-            }
+            // dn = the smallest child dn, pn = the children's weak pn.
+            let Summary {
+                best,
+                min: dn,
+                second,
+                weak: pn,
+            } = summarize(&children, |v| (v.dn, v.pn));
             if dn == 0 {
                 let ch = &children[best];
                 let dh = if ch.v.rep {
