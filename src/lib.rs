@@ -24,7 +24,7 @@ pub use types::{Color, Piece, PieceKind, Square};
 mod solver;
 pub use solver::{
     LineError, MateLine, Outcome, Progress, Solution, Solver, SolverConfig, Stats, StopHandle,
-    StopReason, verify_mate,
+    StopReason, is_mate_with_futile_interpositions, verify_mate,
 };
 mod notation;
 pub use notation::{board_diagram, japanese_line, japanese_move};

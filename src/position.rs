@@ -376,6 +376,16 @@ impl Position {
         self.hand_key = self.hand_key.wrapping_sub(zobrist::hand_key(color, kind));
     }
 
+    /// Moves one piece of `kind` from `from`'s hand to the other side's hand (the futile
+    /// interposition test hands a captured piece back to the defender).
+    ///
+    /// # Panics
+    /// If `from` holds no piece of `kind`.
+    pub(crate) fn hand_back(&mut self, from: Color, kind: PieceKind) {
+        self.remove_from_hand(from, kind);
+        self.add_to_hand(from.flip(), kind);
+    }
+
     fn update_checkers(&mut self) {
         self.checkers = match self.kings[self.side.index()] {
             Some(k) => self.attackers_to(k, self.side.flip(), self.occupied()),

@@ -17,12 +17,14 @@
 //! # Ok::<(), tsume::SfenError>(())
 //! ```
 
+mod futile;
 mod hands;
 mod pn;
 mod pv;
 mod search;
 mod tt;
 
+pub use futile::is_mate_with_futile_interpositions;
 pub use pv::{LineError, verify_mate};
 
 use crate::moves::Move;
