@@ -30,6 +30,10 @@ struct Args {
     /// Also run problems whose length is not stated.
     #[arg(long)]
     all: bool,
+    /// Nodes allowed after the first proof for the shortest-mate proof and the line walk
+    /// (default: the solver's automatic allowance).
+    #[arg(long = "shortest-nodes")]
+    shortest_nodes: Option<u64>,
     /// Only problems whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -52,7 +56,8 @@ fn main() {
     let mut solver = Solver::new(
         SolverConfig::new()
             .hash_mib(args.hash_mb)
-            .time_limit(Some(Duration::from_secs_f64(args.time))),
+            .time_limit(Some(Duration::from_secs_f64(args.time)))
+            .shortest_node_limit(args.shortest_nodes),
     );
     println!("| problem | stated | verdict | length | nodes | seconds | nodes/s | peak RSS MiB |");
     println!("|---|---|---|---|---|---|---|---|");
@@ -93,7 +98,10 @@ fn main() {
         let sol = last.expect("at least one run");
         let median = times[times.len() / 2];
         let (verdict, length) = match &sol.outcome {
-            Outcome::Mate(l) => ("mate".to_string(), l.len().to_string()),
+            Outcome::Mate(l) => (
+                if l.shortest_proven { "mate (shortest proven)".to_string() } else { "mate".to_string() },
+                l.len().to_string(),
+            ),
             Outcome::NoMate => ("nomate".to_string(), "-".to_string()),
             Outcome::Unknown(r) => (format!("unknown ({r})"), "-".to_string()),
         };

@@ -171,18 +171,35 @@ fn main() -> ExitCode {
             if let Outcome::Unknown(reason) = &sol.outcome {
                 obj["reason"] = json!(reason.to_string());
             }
+            if let Outcome::Mate(line) = &sol.outcome {
+                let left: String = line
+                    .hand_left
+                    .iter()
+                    .map(|(k, n)| {
+                        let c = k.sfen_letter();
+                        if n > 1 { format!("{n}{c}") } else { c.to_string() }
+                    })
+                    .collect();
+                obj["hand_left"] = json!(left);
+                obj["shortest_proven"] = json!(line.shortest_proven);
+                obj["exact"] = json!(line.exact);
+            }
             let _ = writeln!(stdout.lock(), "{obj}");
         } else {
             match &sol.outcome {
                 Outcome::Mate(line) => {
-                    let end = {
-                        let mut p = pos.clone();
-                        for &m in &line.moves {
-                            p.play_unchecked(m);
+                    let end = line.hand_left;
+                    println!(
+                        "mate in {} ({})",
+                        line.len(),
+                        if line.exact {
+                            "shortest proven, line exact"
+                        } else if line.shortest_proven {
+                            "shortest proven, some choices in the line not decided"
+                        } else {
+                            "not proven shortest within the limits"
                         }
-                        p.hand(pos.side_to_move())
-                    };
-                    println!("mate in {}", line.len());
+                    );
                     println!(
                         "usi: {}",
                         line.moves

@@ -23,7 +23,8 @@ pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
 mod solver;
 pub use solver::{
-    LineError, MateLine, Outcome, Progress, Solution, Solver, SolverConfig, Stats, StopHandle,
+    Alternative, DefenderChoice, LineError, MateLine, Outcome, Progress, Solution, Solver,
+    SolverConfig, Stats, StopHandle,
     StopReason, is_mate_with_futile_interpositions, verify_mate,
 };
 mod notation;

@@ -41,6 +41,22 @@ pub(crate) fn distant_check(pos: &Position) -> Option<(Square, Bitboard)> {
     }
 }
 
+/// Whether the checker on `checker` promotes when it captures on `to`: a rook or bishop
+/// does whenever it may, a lance never needs to (the king lies beyond), the others cannot.
+fn capture_promotes(pos: &Position, checker: Square, to: Square) -> bool {
+    let Some(piece) = pos.piece_at(checker) else {
+        return false;
+    };
+    let attacker = piece.color();
+    matches!(piece.kind(), PieceKind::Rook | PieceKind::Bishop)
+        && (checker.in_promotion_zone(attacker) || to.in_promotion_zone(attacker))
+}
+
+/// The checker's capture of the interposition `mv` (made in `pos`), as the definition plays it.
+pub(crate) fn capture_move(pos: &Position, mv: Move, checker: Square) -> Move {
+    Move::new_normal(checker, mv.to(), capture_promotes(pos, checker, mv.to()))
+}
+
 /// The capture position of the interposition `mv` in `pos` (see the module docs), given the
 /// distant checker's square. `None` when the checker cannot legally capture with check.
 pub(crate) fn capture_position(pos: &Position, mv: Move, checker: Square) -> Option<Position> {
@@ -50,28 +66,29 @@ pub(crate) fn capture_position(pos: &Position, mv: Move, checker: Square) -> Opt
         None => mv.drop_kind()?,
         Some(from) => pos.piece_at(from)?.kind().unpromote(),
     };
+    let capture = capture_move(pos, mv, checker);
     let mut q = pos.clone();
     q.play_unchecked(mv);
-    let kind = q.piece_at(checker)?.kind();
-    let to = mv.to();
-    let prefer_promotion = matches!(kind, PieceKind::Rook | PieceKind::Bishop);
-    let mut capture = None;
-    for promote in [prefer_promotion, !prefer_promotion] {
-        if promote && !kind.can_promote() {
-            continue;
-        }
-        let m = Move::new_normal(checker, to, promote);
-        if q.check_legality(m).is_ok() {
-            capture = Some(m);
-            break;
-        }
-    }
-    q.play_unchecked(capture?);
+    q.check_legality(capture).ok()?;
+    q.play_unchecked(capture);
     if !q.in_check() {
         return None;
     }
     q.hand_back(attacker, interposed);
     Some(q)
+}
+
+/// The keys of the capture position (board key, full key), without building it when the
+/// attacker has no king (then the capture is always legal and always checks). `None` when
+/// there is no capture position.
+pub(crate) fn capture_keys(pos: &Position, mv: Move, checker: Square) -> Option<(u64, u64)> {
+    if pos.king_square(pos.side_to_move().flip()).is_some() {
+        let q = capture_position(pos, mv, checker)?;
+        return Some((q.board_key(), q.key()));
+    }
+    let promote = capture_promotes(pos, checker, mv.to());
+    let (board, hands) = pos.capture_keys_after(mv, checker, promote);
+    Some((board, board ^ hands))
 }
 
 /// Whether `pos` (defender to move) ends a tsume line: checkmate, or in check with every reply
@@ -89,6 +106,7 @@ pub fn is_mate_with_futile_interpositions(pos: &Position) -> bool {
         return false;
     };
     replies.iter().all(|&mv| {
+        // A king move is never an interposition (the king cannot stay on the checked line).
         between.contains(mv.to())
             && capture_position(pos, mv, checker)
                 .is_some_and(|q| is_mate_with_futile_interpositions(&q))
@@ -132,5 +150,38 @@ mod tests {
         let (checker, _) = distant_check(&pos).unwrap();
         let q = capture_position(&pos, Move::from_usi("P*2a").unwrap(), checker).unwrap();
         assert!(!q.legal_moves().is_empty(), "the king can take the dragon");
+    }
+
+    #[test]
+    fn capture_keys_match_the_capture_position() {
+        let sfens = [
+            "R7k/6S2/7GG/9/9/9/9/9/9 w 2b2g3s4n4l18pr 1",
+            "R7k/9/8G/9/9/9/9/9/9 w 2b3g4s4n4l18pr 1",
+            // Bishop from 9i on the diagonal to 1a; White can also interpose by moving its
+            // silver (移動合) or gold.
+            "8k/6s2/5g3/9/9/9/9/9/B8 w 2r3g3s4n4l18pb 1",
+            // Lance from 1i up the file to 1a.
+            "8k/9/9/9/9/9/9/9/8L w 2r2b4g4s4n3l18p 1",
+        ];
+        for sfen in sfens {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let (checker, between) = distant_check(&pos).expect(sfen);
+            let mut seen = 0;
+            for mv in pos.legal_moves() {
+                if !between.contains(mv.to()) {
+                    continue;
+                }
+                let q = capture_position(&pos, mv, checker).expect("a capture");
+                assert_eq!(q.board_key(), q.compute_board_key());
+                assert_eq!(q.hand_key(), q.compute_hand_key());
+                assert_eq!(
+                    capture_keys(&pos, mv, checker),
+                    Some((q.board_key(), q.key())),
+                    "{sfen} {mv}"
+                );
+                seen += 1;
+            }
+            assert!(seen > 0, "{sfen}");
+        }
     }
 }

@@ -25,8 +25,9 @@ mod search;
 mod tt;
 
 pub use futile::is_mate_with_futile_interpositions;
-pub use pv::{LineError, verify_mate};
+pub use pv::{Alternative, DefenderChoice, LineError, verify_mate};
 
+use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use search::{Limits, Search};
@@ -34,7 +35,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use tt::Table;
+use tt::{NO_LIMIT, Table};
 
 /// Settings for a [`Solver`], built with chained setters.
 ///
@@ -54,6 +55,8 @@ pub struct SolverConfig {
     time_limit: Option<Duration>,
     progress_interval: Duration,
     max_depth: u32,
+    shortest_nodes: Option<u64>,
+    alternatives: bool,
 }
 
 impl Default for SolverConfig {
@@ -72,6 +75,8 @@ impl SolverConfig {
             time_limit: None,
             progress_interval: Duration::from_secs(1),
             max_depth: 16_000,
+            shortest_nodes: None,
+            alternatives: false,
         }
     }
 
@@ -104,6 +109,23 @@ impl SolverConfig {
     /// and a no-mate that rests on that is reported as unknown.
     pub fn max_depth(mut self, plies: u32) -> SolverConfig {
         self.max_depth = plies.max(1);
+        self
+    }
+
+    /// Nodes allowed, after the first proof, for proving the mate length minimal and for
+    /// walking the main line (each "is there a mate in N-2?" search and each decision of the
+    /// walk draws on them). `None` (the default): as many as the first proof took, and at
+    /// least 200,000. When they run out the line is still reported, with
+    /// [`MateLine::shortest_proven`] false. The node and time limits apply on top.
+    pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
+        self.shortest_nodes = nodes;
+        self
+    }
+
+    /// Record, for each defender ply of the main line, every reply with its mate length
+    /// ([`MateLine::defences`]); off by default.
+    pub fn alternatives(mut self, on: bool) -> SolverConfig {
+        self.alternatives = on;
         self
     }
 
@@ -180,11 +202,30 @@ impl fmt::Display for StopReason {
 }
 
 /// A verified mating line: attacker and defender moves alternating, attacker first, ending in
-/// checkmate.
+/// checkmate (or in a position where every reply is a futile interposition).
+///
+/// The line is the tsume main line: the attacker plays a shortest mate, the defender the
+/// longest defence, and among equally long defences the one that leaves the attacker the
+/// fewest pieces in hand (駒余り); futile interpositions (無駄合) are neither counted nor shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateLine {
     /// The moves.
     pub moves: Vec<Move>,
+    /// The attacker's hand at the end of the line: pieces left over (駒余り) when not empty.
+    pub hand_left: Hand,
+    /// Whether the length is proven to be the shortest mate: there is no mate in two plies
+    /// fewer. False when the limits ran out first (see
+    /// [`SolverConfig::shortest_node_limit`]); the line is then still a verified mate, but
+    /// there may be a shorter one.
+    pub shortest_proven: bool,
+    /// Whether, besides, every choice along the line was decided exactly: each defender
+    /// reply shown is a longest one (proven, not assumed), and each attacker move is the
+    /// first shortest mate in move-generation order. An exact line is the same whatever the
+    /// table size or limits, as long as they let the solver get this far.
+    pub exact: bool,
+    /// For each defender ply, the replies considered with their mate lengths (only with
+    /// [`SolverConfig::alternatives`]).
+    pub defences: Vec<DefenderChoice>,
 }
 
 impl MateLine {
@@ -319,22 +360,17 @@ impl Solver {
             progress: self.progress.as_deref_mut(),
         };
         let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
-        let v = search.solve_node(pos, true, 0);
+        let v = search.solve_node(pos, true, 0, NO_LIMIT);
         let outcome = if let Some(reason) = search.aborted.clone() {
             Outcome::Unknown(reason)
         } else if v.pn == 0 {
-            match search.extract_line(pos) {
-                Some(moves) => match verify_mate(pos, &moves) {
-                    Ok(()) => Outcome::Mate(MateLine { moves }),
-                    Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
-                },
-                None => match search.aborted.clone() {
-                    Some(reason) => Outcome::Unknown(reason),
-                    None => Outcome::Unknown(StopReason::UnverifiedLine(
-                        "no line could be walked out of the proof".into(),
-                    )),
-                },
-            }
+            Self::main_line(
+                &mut search,
+                pos,
+                v.len,
+                self.config.shortest_nodes,
+                self.config.alternatives,
+            )
         } else if search.depth_limited {
             Outcome::Unknown(StopReason::DepthLimit)
         } else {
@@ -347,6 +383,90 @@ impl Solver {
             table_bytes: search.table.size_bytes(),
         };
         Solution { outcome, stats }
+    }
+}
+
+impl Solver {
+    /// After a first proof with a mate in `len`: proves the length minimal by searching for
+    /// a mate in `len - 2` until there is none (each success shortens it), then walks the main
+    /// line and verifies it.
+    fn main_line(
+        search: &mut Search<'_>,
+        pos: &Position,
+        mut len: u16,
+        shortest_nodes: Option<u64>,
+        alternatives: bool,
+    ) -> Outcome {
+        let debug = std::env::var_os("TSUME_DEBUG").is_some();
+        if debug {
+            eprintln!("first proof: len {len}, {} nodes, {:?}", search.nodes, search.elapsed());
+        }
+        let allowance = shortest_nodes.unwrap_or(search.nodes.max(200_000));
+        let stop_at = search.nodes.saturating_add(allowance);
+        let mut minimal = false;
+        loop {
+            if len < 3 {
+                minimal = true;
+                break;
+            }
+            search.cap_at = Some(stop_at);
+            search.cap_hit = false;
+            let v = search.solve_node(pos, true, 0, len - 2);
+            search.cap_at = None;
+            if search.cap_hit || search.aborted.is_some() {
+                break;
+            }
+            if debug {
+                eprintln!(
+                    "within {}: pn {} dn {} len {} cap {} | {} nodes, {:?}",
+                    len - 2,
+                    v.pn,
+                    v.dn,
+                    v.len,
+                    search.cap_hit,
+                    search.nodes,
+                    search.elapsed()
+                );
+            }
+            if v.pn == 0 {
+                len = v.len.min(len - 2);
+            } else if v.dn == 0 {
+                minimal = !search.depth_limited;
+                break;
+            }
+        }
+        search.cap_hit = false;
+        // The walk's decisions draw on what is left (and a minimum, so a line is always
+        // attempted); a global limit that ran out leaves it to the table.
+        let aborted = search.aborted.clone();
+        let left = stop_at.saturating_sub(search.nodes).max(1_000_000);
+        let walked = search.extract_line(pos, len, minimal, alternatives, left);
+        if debug {
+            eprintln!(
+                "walk: {:?} | {} nodes, {:?}",
+                walked.as_ref().map(|w| (w.moves.len(), w.exact)),
+                search.nodes,
+                search.elapsed()
+            );
+        }
+        match walked {
+            Some(w) => match verify_mate(pos, &w.moves) {
+                Ok(()) => Outcome::Mate(MateLine {
+                    shortest_proven: minimal && w.moves.len() == len as usize,
+                    exact: minimal && w.exact && w.moves.len() == len as usize,
+                    moves: w.moves,
+                    hand_left: w.hand_left,
+                    defences: w.choices,
+                }),
+                Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
+            },
+            None => match aborted.or(search.aborted.clone()) {
+                Some(reason) => Outcome::Unknown(reason),
+                None => Outcome::Unknown(StopReason::UnverifiedLine(
+                    "no line could be walked out of the proof".into(),
+                )),
+            },
+        }
     }
 }
 

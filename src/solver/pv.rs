@@ -1,7 +1,10 @@
 //! The mating line: walked out of the table after a proof, and verified move by move
 //! independently of the search.
 
-use super::search::Search;
+use super::futile;
+use super::search::{Search, Value};
+use super::tt::NO_LIMIT;
+use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
@@ -26,7 +29,8 @@ pub enum LineError {
         /// The move.
         mv: Move,
     },
-    /// The line ends in a position that is not checkmate.
+    /// The line ends in a position that is not checkmate (not even once futile
+    /// interpositions are not counted).
     NotMate,
     /// The line is empty or has an even number of plies (it must end with the attacker's move).
     EvenLength(usize),
@@ -53,7 +57,9 @@ impl fmt::Display for LineError {
 impl std::error::Error for LineError {}
 
 /// Checks that `moves` from `pos` is a mating line: every move legal, every attacker move (the
-/// odd plies) a check, an odd number of plies, and the final position checkmate.
+/// odd plies) a check, an odd number of plies, and the final position checkmate, or a mate
+/// once futile interpositions are not counted (every reply is a futile interposition, see
+/// [`is_mate_with_futile_interpositions`](crate::is_mate_with_futile_interpositions)).
 ///
 /// This uses only the rules core, not the search, so a line that passes is a mate whatever the
 /// solver's table held.
@@ -79,7 +85,7 @@ pub fn verify_mate(pos: &Position, moves: &[Move]) -> Result<(), LineError> {
             return Err(LineError::NotCheck { ply, mv });
         }
     }
-    if p.in_check() && p.legal_moves().is_empty() {
+    if super::futile::is_mate_with_futile_interpositions(&p) {
         Ok(())
     } else {
         Err(LineError::NotMate)
@@ -88,133 +94,477 @@ pub fn verify_mate(pos: &Position, moves: &[Move]) -> Result<(), LineError> {
 
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
-/// Most nodes the line walk may visit, backtracking included.
-const MAX_WALK: u64 = 1_000_000;
+/// Most positions the line walk may visit (alternatives compared for the 駒余り rule included).
+const MAX_WALK: u64 = 2_000_000;
+/// Nodes each decision of the line walk may search ("is this position mated within so many
+/// plies?") before it is left undecided: when the length is proven minimal, and otherwise
+/// (then the line is not exact anyway, and long problems have many undecidable ties).
+const DECISION_NODES: u64 = 100_000;
+const DECISION_NODES_LOOSE: u64 = 5_000;
+
+/// How the line walk judged one defender reply at a defender ply of the main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    /// The reply.
+    pub mv: Move,
+    /// Plies from this reply (included) to the mate, futile interpositions not counted: the
+    /// exact minimax length when `exact`, else an upper bound.
+    pub length: u32,
+    /// Whether `length` is exact.
+    pub exact: bool,
+    /// A futile interposition (無駄合): refuted by capturing it without gaining anything, in
+    /// no more plies than `length`; never shown in a line unless it is the only longest reply.
+    pub futile: bool,
+}
+
+/// The replies the line walk considered at one defender ply of the main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefenderChoice {
+    /// 1-based ply of the defender's move in the line.
+    pub ply: usize,
+    /// Every legal reply there, the one played included, in move-generation order.
+    pub replies: Vec<Alternative>,
+}
+
+/// Whether a position is mated within a number of plies, as far as one decision could tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Within {
+    Yes(u16),
+    No,
+    Unknown,
+}
+
+/// A line from some position to the end, built backwards.
+struct Sub {
+    /// The moves, last first.
+    rev: Vec<Move>,
+    /// The defender plies' choices, last first (ply numbers filled in at the end).
+    choices: Vec<(usize, Vec<Alternative>)>,
+    /// The attacker's hand at the end.
+    hand: Hand,
+}
+
+impl Sub {
+    fn end(hand: Hand) -> Sub {
+        Sub {
+            rev: Vec::new(),
+            choices: Vec::new(),
+            hand,
+        }
+    }
+    fn push(&mut self, mv: Move) {
+        self.rev.push(mv);
+    }
+}
+
+/// One defender reply as the line walk judges it.
+struct Judged {
+    mv: Move,
+    child: Position,
+    capture: Option<Position>,
+    /// Mate length through this reply when mated two plies sooner, and whether the
+    /// capture position gives it.
+    short: Option<(u16, bool)>,
+    /// Proven not to be mated two plies sooner.
+    long: bool,
+}
+
+/// The state of one line walk.
+pub(crate) struct LineWalk {
+    /// Whether the length bound the walk starts from is proven minimal: every node on the
+    /// line then has exactly its budget as mate length.
+    tight: bool,
+    /// Whether to record the replies at defender plies.
+    alternatives: bool,
+    /// Stays true while every choice was decided exactly.
+    pub exact: bool,
+    steps: u64,
+}
+
+/// A walked line.
+pub(crate) struct WalkedLine {
+    pub moves: Vec<Move>,
+    pub hand_left: Hand,
+    pub choices: Vec<DefenderChoice>,
+    pub exact: bool,
+}
 
 impl Search<'_> {
-    /// Walks a mating line out of the table from a proven root: at attacker nodes the proven
-    /// check with the shortest recorded mate, at defender nodes the reply with the longest.
-    /// Children missing from the table (replaced) are searched again, and a check whose
-    /// proof would only repeat a position of the line is given up for the next one. `None` if
-    /// no line could be built within the limits.
-    pub(crate) fn extract_line(&mut self, root: &Position) -> Option<Vec<Move>> {
-        let mut line = Vec::new();
+    /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
+    /// the first check (in generation order) that mates within the budget left, after the
+    /// budget has been shrunk while it still holds (shortest attack); at defender nodes the
+    /// replies that are not mated two plies sooner (longest defence), futile interpositions
+    /// left out, and among those the one that leaves the attacker the fewest pieces in hand
+    /// (駒余り). Each decision is a bounded search with a share of nodes; an undecided one
+    /// makes the line inexact. `minimal`: the budget is proven to be the shortest mate.
+    pub(crate) fn extract_line(
+        &mut self,
+        root: &Position,
+        budget: u16,
+        minimal: bool,
+        alternatives: bool,
+        allowance: u64,
+    ) -> Option<WalkedLine> {
+        self.walk_until = self.nodes.saturating_add(allowance);
+        let mut walk = LineWalk {
+            tight: minimal,
+            alternatives,
+            exact: true,
+            steps: 0,
+        };
         let mut keys = vec![root.key()];
-        let mut steps = 0;
-        self.walk(root, &mut keys, &mut line, &mut steps)
-            .then_some(line)
+        self.walk_tight = minimal;
+        let sub = self.walk_or(root, budget as i32, &mut keys, &mut walk)?;
+        let moves: Vec<Move> = sub.rev.iter().rev().copied().collect();
+        let n = moves.len();
+        let choices = sub
+            .choices
+            .into_iter()
+            .rev()
+            .map(|(from_end, replies)| DefenderChoice {
+                ply: n - from_end,
+                replies,
+            })
+            .collect();
+        Some(WalkedLine {
+            moves,
+            hand_left: sub.hand,
+            choices,
+            exact: walk.exact,
+        })
     }
 
-    fn walk(
+    /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`,
+    /// from the table only (`search` false) or with a bounded search of at most `search` nodes.
+    fn within(
         &mut self,
         pos: &Position,
-        keys: &mut Vec<u64>,
-        line: &mut Vec<Move>,
-        steps: &mut u64,
-    ) -> bool {
-        *steps += 1;
-        if line.len() > MAX_LINE || *steps > MAX_WALK || self.aborted.is_some() {
-            return false;
-        }
-        if pos.side_to_move() == self.attacker {
-            let moves = pos.check_moves();
-            // Proven checks by recorded length; then, if none of those leads to a line (the
-            // table's lengths can disagree once entries are replaced), the others searched.
-            let mut tried: Vec<Move> = Vec::new();
-            for search in [false, true] {
-                let mut candidates = self.proven_children(pos, &moves, keys, true, search);
-                candidates.retain(|(m, _)| !tried.contains(m));
-                tried.extend(candidates.iter().map(|&(m, _)| m));
-                candidates.sort_by_key(|&(_, len)| len);
-                for (mv, _) in candidates {
-                    let mut c = pos.clone();
-                    c.play_unchecked(mv);
-                    keys.push(c.key());
-                    line.push(mv);
-                    if self.walk(&c, keys, line, steps) {
-                        return true;
-                    }
-                    keys.pop();
-                    line.pop();
-                }
-            }
-            false
-        } else {
-            let moves = pos.evasions();
-            if moves.is_empty() {
-                return true;
-            }
-            // Every reply must be proven; the longest is the line.
-            let mut known = self.proven_children(pos, &moves, keys, false, false);
-            if known.len() < moves.len() {
-                known = self.proven_children(pos, &moves, keys, false, true);
-                if known.len() < moves.len() {
-                    return false;
-                }
-            }
-            let mut best = known[0];
-            for &(mv, len) in &known {
-                if len > best.1 {
-                    best = (mv, len);
-                }
-            }
-            let mut c = pos.clone();
-            c.play_unchecked(best.0);
-            keys.push(c.key());
-            line.push(best.0);
-            if self.walk(&c, keys, line, steps) {
-                return true;
-            }
-            keys.pop();
-            line.pop();
-            false
-        }
-    }
-
-    /// The children of `pos` by `moves` that are proven, with their recorded mate lengths.
-    /// A child repeating a position of the line is never proven here. With `search`, children
-    /// the table does not know are searched (at attacker nodes only until one is proven).
-    fn proven_children(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
+        or: bool,
+        budget: i32,
         keys: &[u64],
-        attacker: bool,
         search: bool,
-    ) -> Vec<(Move, u16)> {
-        let mut out = Vec::new();
+    ) -> Within {
+        // Decisions search longer while the walk's allowance lasts and the length is proven
+        // minimal; otherwise briefly.
+        let left = self.walk_until.saturating_sub(self.nodes);
+        let cap = if self.walk_tight && left >= DECISION_NODES {
+            DECISION_NODES
+        } else {
+            DECISION_NODES_LOOSE
+        };
+        if budget < 0 || (or && budget < 1) {
+            return Within::No;
+        }
+        if keys.contains(&pos.key()) {
+            return Within::No;
+        }
+        let b = (budget as u16).min(NO_LIMIT - 1);
         self.set_path(keys);
-        for &mv in moves {
+        let (v, _) = self.lookup(pos, b);
+        if let Some(w) = judged(&v) {
+            return w;
+        }
+        if !search || self.aborted.is_some() {
+            return Within::Unknown;
+        }
+        self.cap_at = Some(self.nodes + cap);
+        self.cap_hit = false;
+        let before = self.nodes;
+        let v = self.solve_node(pos, or, keys.len() as u32, b);
+        self.cap_at = None;
+        self.cap_hit = false;
+        let r = judged(&v).unwrap_or(Within::Unknown);
+        if std::env::var_os("TSUME_DEBUG2").is_some() {
+            eprintln!("decide or={or} ply={} b={b} -> {r:?} in {} nodes", keys.len(), self.nodes - before);
+        }
+        r
+    }
+
+    /// The shortest mate the table records for `pos` (an OR node) whatever the budget, or
+    /// `u16::MAX` if none.
+    fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> u16 {
+        self.set_path(keys);
+        let (v, _) = self.lookup(pos, NO_LIMIT);
+        if v.pn == 0 { v.len } else { u16::MAX }
+    }
+
+    /// Decides whether reply `j` at a defender node with `budget` is mated two plies sooner
+    /// (through its child, counted, or its capture position, futile); `search`: with bounded
+    /// searches, else from the table.
+    fn judge_reply(&mut self, j: &mut Judged, budget: i32, keys: &[u64], search: bool) {
+        if j.short.is_some() || j.long {
+            return;
+        }
+        let real = self.within(&j.child, true, budget - 3, keys, search);
+        let cap = match &j.capture {
+            Some(q) => self.within(q, false, budget - 2, keys, search),
+            None => Within::No,
+        };
+        j.short = match (real, cap) {
+            (Within::Yes(r), Within::Yes(c)) => Some(if c <= r + 1 {
+                (c, true)
+            } else {
+                (r + 1, false)
+            }),
+            (Within::Yes(r), _) => Some((r + 1, false)),
+            (_, Within::Yes(c)) => Some((c, true)),
+            _ => None,
+        };
+        j.long = real == Within::No && cap == Within::No;
+    }
+
+    fn walk_or(
+        &mut self,
+        pos: &Position,
+        budget: i32,
+        keys: &mut Vec<u64>,
+        walk: &mut LineWalk,
+    ) -> Option<Sub> {
+        walk.steps += 1;
+        if keys.len() > MAX_LINE || walk.steps > MAX_WALK || budget < 1 {
+            return None;
+        }
+        let b = budget;
+        let mut children: Vec<(Move, Position)> = Vec::new();
+        for mv in pos.check_moves() {
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            if keys.contains(&c.key()) {
-                if attacker {
-                    continue;
-                }
-                return out; // the defender repeats: no proof on this path
-            }
-            if attacker && c.evasions().is_empty() {
-                out.push((mv, 0)); // the check mates
-                continue;
-            }
-            let (v, _) = self.lookup(&c);
-            if v.pn == 0 {
-                out.push((mv, v.len));
-                continue;
-            }
-            if !search || (v.dn == 0 && !v.rep) {
-                if attacker {
-                    continue;
-                }
-                return out;
-            }
-            let v = self.solve_node(&c, !attacker, keys.len() as u32);
-            if v.pn == 0 {
-                out.push((mv, v.len));
-            } else if !attacker {
-                return out;
+            if !keys.contains(&c.key()) {
+                children.push((mv, c));
             }
         }
-        out
+        // The first check in generation order that mates within the budget. With a proven
+        // minimal length every such check is a shortest mate, and deciding the checks before
+        // it makes the choice independent of what the table happens to hold.
+        let mut tried = vec![false; children.len()];
+        for pass in 0..2 {
+            for (i, (mv, c)) in children.iter().enumerate() {
+                if tried[i] {
+                    continue;
+                }
+                let w = self.within(c, false, b - 1, keys, pass == 1 || walk.tight);
+                match w {
+                    Within::Yes(_) => {}
+                    Within::No => {
+                        tried[i] = true;
+                        continue;
+                    }
+                    Within::Unknown => {
+                        if pass == 1 || walk.tight {
+                            walk.exact = false;
+                            tried[i] = true;
+                        }
+                        continue;
+                    }
+                }
+                tried[i] = true;
+                keys.push(c.key());
+                let sub = self.walk_and(c, b - 1, keys, walk);
+                keys.pop();
+                if let Some(mut sub) = sub {
+                    sub.push(*mv);
+                    return Some(sub);
+                }
+            }
+        }
+        None
+    }
+
+    fn walk_and(
+        &mut self,
+        pos: &Position,
+        budget: i32,
+        keys: &mut Vec<u64>,
+        walk: &mut LineWalk,
+    ) -> Option<Sub> {
+        walk.steps += 1;
+        if keys.len() > MAX_LINE || walk.steps > MAX_WALK {
+            return None;
+        }
+        let replies = pos.evasions();
+        let attacker = self.attacker;
+        if replies.is_empty() {
+            return Some(Sub::end(pos.hand(attacker)));
+        }
+        if budget <= 1 {
+            return futile::is_mate_with_futile_interpositions(pos)
+                .then(|| Sub::end(pos.hand(attacker)));
+        }
+        let b = budget;
+        let distant = futile::distant_check(pos);
+        let mut js = Vec::with_capacity(replies.len());
+        for &mv in &replies {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if keys.contains(&child.key()) {
+                return None; // the defender repeats a position: no mate on this path
+            }
+            let capture = distant
+                .filter(|(_, between)| between.contains(mv.to()))
+                .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
+            js.push(Judged {
+                mv,
+                child,
+                capture,
+                short: None,
+                long: false,
+            });
+        }
+        // Which replies are mated two plies sooner (short), from the table.
+        for j in js.iter_mut() {
+            self.judge_reply(j, b, keys, false);
+        }
+        let open = js.iter().filter(|j| j.short.is_none()).count();
+        if open == 0 {
+            // Every reply is mated two plies sooner: the budget was not tight here.
+            return self.walk_and(pos, b - 2, keys, walk);
+        }
+        // The replies that can be shown counted (their own child mated within the budget):
+        // only they can be the main line's reply, so only they need deciding. Futile
+        // interpositions as long as the main line never do.
+        let mut showable: Vec<usize> = Vec::new();
+        for search in [false, true] {
+            for (i, j) in js.iter().enumerate() {
+                if j.short.is_none()
+                    && !showable.contains(&i)
+                    && matches!(
+                        self.within(&j.child, true, b - 1, keys, search),
+                        Within::Yes(_)
+                    )
+                {
+                    showable.push(i);
+                }
+            }
+            if !showable.is_empty() {
+                break;
+            }
+        }
+        showable.sort_unstable();
+        // More than one: bounded searches for shortness, shortest recorded mate first, until
+        // one is left (with a proven minimal length it is then the longest; otherwise it is
+        // assumed to be).
+        if showable.len() > 1 {
+            let mut order = showable.clone();
+            order.sort_by_key(|&i| self.recorded_len(&js[i].child, keys));
+            for i in order {
+                let left = showable
+                    .iter()
+                    .filter(|&&k| js[k].short.is_none() && !js[k].long)
+                    .count();
+                if left <= 1 {
+                    break;
+                }
+                self.judge_reply(&mut js[i], b, keys, true);
+            }
+            showable.retain(|&i| js[i].short.is_none());
+        }
+        let standing = showable.iter().filter(|&&i| !js[i].long).count();
+        if standing > 1 || (standing == 1 && !walk.tight) {
+            walk.exact = false;
+        }
+        let mut counted = showable;
+        // The defender prefers the longest line, then the one that leaves the attacker the
+        // fewest pieces in hand (駒余り), then the first in generation order. Lines are
+        // compared when the length is proven minimal; otherwise the longest recorded mate
+        // goes first (comparing lines at every ply would cost too much).
+        if !walk.tight && counted.len() > 1 {
+            let mut lens: Vec<(usize, u16)> = counted
+                .iter()
+                .map(|&i| (i, self.recorded_len(&js[i].child, keys)))
+                .collect();
+            lens.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
+            counted = lens.into_iter().map(|(i, _)| i).collect();
+        }
+        let mut best: Option<(usize, Sub)> = None;
+        for &i in &counted {
+            let j = &js[i];
+            keys.push(j.child.key());
+            let sub = self.walk_or(&j.child, b - 1, keys, walk);
+            keys.pop();
+            let Some(sub) = sub else { continue };
+            let better = best.as_ref().is_none_or(|(_, s)| {
+                (sub.rev.len(), std::cmp::Reverse(sub.hand.total()))
+                    > (s.rev.len(), std::cmp::Reverse(s.hand.total()))
+            });
+            if better {
+                best = Some((i, sub));
+            }
+            if !walk.tight || walk.steps > MAX_WALK / 2 {
+                break; // not comparing, or too many ties to compare: keep what was found
+            }
+        }
+        let (chosen, mut sub) = match best {
+            Some(found) => found,
+            None => {
+                // Only futile interpositions are this long (they lure the checker to a worse
+                // square): show the interposition and its capture, which the length then
+                // counts too.
+                walk.exact = false;
+                let mut found = None;
+                for (i, j) in js.iter().enumerate() {
+                    let (Some(_), None) = (&j.capture, j.short) else {
+                        continue;
+                    };
+                    let (checker, _) = distant.expect("an interposition");
+                    let capture = futile::capture_move(pos, j.mv, checker);
+                    let mut after = j.child.clone();
+                    if after.check_legality(capture).is_err() {
+                        continue;
+                    }
+                    after.play_unchecked(capture);
+                    keys.push(j.child.key());
+                    keys.push(after.key());
+                    let sub = self.walk_and(&after, b, keys, walk);
+                    keys.pop();
+                    keys.pop();
+                    if let Some(mut sub) = sub {
+                        sub.push(capture);
+                        found = Some((i, sub));
+                        break;
+                    }
+                }
+                found?
+            }
+        };
+        if walk.alternatives {
+            let from_end = sub.rev.len() + 1;
+            let single = open == 1 && walk.tight;
+            let replies = js
+                .iter()
+                .enumerate()
+                .map(|(i, j)| match j.short {
+                    Some((len, by_capture)) => Alternative {
+                        mv: j.mv,
+                        length: len as u32,
+                        exact: false,
+                        futile: by_capture,
+                    },
+                    None => Alternative {
+                        mv: j.mv,
+                        length: if i == chosen {
+                            sub.rev.len() as u32 + 1
+                        } else {
+                            b as u32
+                        },
+                        exact: j.long || single,
+                        futile: !counted.contains(&i),
+                    },
+                })
+                .collect();
+            sub.choices.push((from_end, replies));
+        }
+        sub.push(js[chosen].mv);
+        Some(sub)
+    }
+}
+
+/// A decided value, if it is one.
+fn judged(v: &Value) -> Option<Within> {
+    if v.pn == 0 {
+        Some(Within::Yes(v.len))
+    } else if v.dn == 0 {
+        Some(Within::No)
+    } else {
+        None
     }
 }

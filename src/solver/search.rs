@@ -5,7 +5,8 @@
 
 use super::hands;
 use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
-use super::tt::{DISPROVEN, PROVEN, Table};
+use super::futile;
+use super::tt::{DISPROVEN, NO_LIMIT, PROVEN, Table};
 use super::{Progress, StopReason};
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -24,7 +25,8 @@ pub(crate) struct Value {
     pub dn: PnDn,
     /// Proof hand if proven, disproof hand if disproven, else the hand searched.
     pub hand: Hand,
-    /// Mate length (plies) below a proven node.
+    /// Mate length (plies) below a proven node; for a disproven node, the number of plies
+    /// within which there is no mate ([`NO_LIMIT`]: none at all).
     pub len: u16,
     /// The disproof rests on a repetition on the current path: valid on this path only.
     pub rep: bool,
@@ -41,20 +43,48 @@ impl Value {
             rep: false,
         }
     }
-    fn disproven(hand: Hand, rep: bool) -> Value {
+    fn disproven(hand: Hand, rep: bool, depth: u16) -> Value {
         let (pn, dn) = DISPROVEN;
         Value {
             pn,
             dn,
             hand,
-            len: 0,
+            len: depth,
             rep,
         }
     }
+    fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+    fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
+}
+
+/// One ply less of budget (an unlimited budget stays unlimited).
+#[inline]
+pub(crate) fn dec(budget: u16) -> u16 {
+    if budget == NO_LIMIT { NO_LIMIT } else { budget.saturating_sub(1) }
+}
+
+/// One ply more of disproof depth (unlimited stays unlimited).
+#[inline]
+fn inc(depth: u16) -> u16 {
+    if depth == NO_LIMIT { NO_LIMIT } else { depth.saturating_add(1).min(NO_LIMIT - 1) }
 }
 
 struct Child {
     mv: Move,
+    v: Value,
+    /// For an interposition at an AND node: index of its capture position's value in the
+    /// node's list (shared by the drops on one square).
+    q: Option<u8>,
+}
+
+/// The value of an interposition's capture position at an AND node (shared by the drops on
+/// one square).
+#[derive(Clone, Copy)]
+struct Capture {
     v: Value,
 }
 
@@ -75,7 +105,7 @@ struct Summary {
 
 /// Summarises `children`; `numbers` gives a child's (minimised, weakly summed) pair.
 #[inline]
-fn summarize(children: &[Child], numbers: impl Fn(&Value) -> (PnDn, PnDn)) -> Summary {
+fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, PnDn)) -> Summary {
     let mut out = Summary {
         best: 0,
         min: INF,
@@ -85,7 +115,7 @@ fn summarize(children: &[Child], numbers: impl Fn(&Value) -> (PnDn, PnDn)) -> Su
     let mut largest: PnDn = 0;
     let mut open: PnDn = 0;
     for (i, ch) in children.iter().enumerate() {
-        let (m, w) = numbers(&ch.v);
+        let (m, w) = numbers(ch);
         if m < out.min {
             out.second = out.min;
             out.min = m;
@@ -135,13 +165,22 @@ pub(crate) struct Search<'a> {
     /// Order-independent hash of the current path, including the current node.
     path_hash: u64,
     /// Disproofs that rest on a repetition, keyed by position and path.
-    rep_table: AHashMap<u64, Hand>,
+    rep_table: AHashMap<u64, (Hand, u16)>,
     pub nodes: u64,
     start: Instant,
     next_check: u64,
     last_progress: Instant,
     pub aborted: Option<StopReason>,
     pub depth_limited: bool,
+    /// A node count at which the current sub-search gives up (used by the line walk, whose
+    /// decisions each get a share of nodes); reaching it sets `cap_hit`, not `aborted`.
+    pub cap_at: Option<u64>,
+    pub cap_hit: bool,
+    /// Set by the line walk: the length it walks is proven minimal (decisions may then
+    /// search longer).
+    pub walk_tight: bool,
+    /// The node count up to which the line walk's decisions may search longer.
+    pub walk_until: u64,
     pub root_pn: PnDn,
     pub root_dn: PnDn,
 }
@@ -171,6 +210,10 @@ impl<'a> Search<'a> {
             last_progress: now,
             aborted: None,
             depth_limited: false,
+            cap_at: None,
+            cap_hit: false,
+            walk_tight: false,
+            walk_until: 0,
             root_pn: 1,
             root_dn: 1,
         }
@@ -182,6 +225,9 @@ impl<'a> Search<'a> {
 
     fn check_limits(&mut self) {
         self.next_check = self.nodes + CHECK_EVERY;
+        if self.cap_at.is_some_and(|c| self.nodes >= c) {
+            self.cap_hit = true;
+        }
         if let Some(n) = self.limits.nodes {
             if self.nodes >= n {
                 self.aborted = Some(StopReason::NodeLimit);
@@ -248,37 +294,44 @@ impl<'a> Search<'a> {
             let own = mix(pos.key());
             // The path hash includes this node; the key uses its ancestors only.
             self.rep_table
-                .insert(pos.key() ^ self.path_hash ^ own, v.hand);
+                .insert(pos.key() ^ self.path_hash ^ own, (v.hand, v.len));
             return;
         }
         self.table
             .store(pos.board_key(), v.hand, v.pn, v.dn, v.len, best, work);
     }
 
-    /// The value of `child`, a position one move below the current node, as far as known
-    /// without searching it.
-    /// Also says whether anything was known (a new node is not).
-    pub(crate) fn lookup(&self, child: &Position) -> (Value, bool) {
-        self.lookup_keys(child.key(), child.board_key(), child.hand(self.attacker))
+    /// The value of `child`, a position one move below the current node, for a search with
+    /// `budget` plies left there, as far as known without searching it. Also says whether
+    /// anything was known (a new node is not).
+    pub(crate) fn lookup(&self, child: &Position, budget: u16) -> (Value, bool) {
+        self.lookup_keys(
+            child.key(),
+            child.board_key(),
+            child.hand(self.attacker),
+            budget,
+        )
     }
 
     /// The value of the child of `pos` reached by `mv`, without making the move.
     #[inline]
-    fn lookup_move(&self, pos: &Position, mv: Move) -> (Value, bool) {
+    fn lookup_move(&self, pos: &Position, mv: Move, budget: u16) -> (Value, bool) {
         let (board, hands, hand) = pos.keys_after(mv, self.attacker);
-        self.lookup_keys(board ^ hands, board, hand)
+        self.lookup_keys(board ^ hands, board, hand, budget)
     }
 
-    fn lookup_keys(&self, full: u64, board: u64, hand: Hand) -> (Value, bool) {
+    fn lookup_keys(&self, full: u64, board: u64, hand: Hand, budget: u16) -> (Value, bool) {
         if self.path.contains(&full) {
-            return (Value::disproven(hand, true), true);
+            return (Value::disproven(hand, true, NO_LIMIT), true);
         }
         if !self.rep_table.is_empty() {
-            if let Some(&dh) = self.rep_table.get(&(full ^ self.path_hash)) {
-                return (Value::disproven(dh, true), true);
+            if let Some(&(dh, d)) = self.rep_table.get(&(full ^ self.path_hash)) {
+                if d >= budget {
+                    return (Value::disproven(dh, true, d), true);
+                }
             }
         }
-        let p = self.table.probe(board, hand);
+        let p = self.table.probe(board, hand, budget);
         let v = Value {
             pn: p.pn,
             dn: p.dn,
@@ -290,7 +343,15 @@ impl<'a> Search<'a> {
     }
 
     /// Searches an OR node (attacker to move) until its pn or dn reaches its threshold.
-    pub fn or_node(&mut self, pos: &Position, th_pn: PnDn, th_dn: PnDn, depth: u32) -> Value {
+    /// `budget` is the most plies the mate may take from here ([`NO_LIMIT`]: any).
+    pub fn or_node(
+        &mut self,
+        pos: &Position,
+        th_pn: PnDn,
+        th_dn: PnDn,
+        depth: u32,
+        budget: u16,
+    ) -> Value {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check_limits();
@@ -300,14 +361,18 @@ impl<'a> Search<'a> {
         let moves = pos.check_moves();
         if moves.is_empty() {
             // No check: disproven at once (0-ply no-mate).
-            let v = Value::disproven(hands::disproof_without_checks(hand), false);
+            let v = Value::disproven(hands::disproof_without_checks(hand), false, NO_LIMIT);
             self.record(pos, v, None, 1);
             return v;
         }
+        if budget == 0 {
+            return Value::disproven(Hand::FULL, false, 0);
+        }
         if depth >= self.limits.max_depth {
             self.depth_limited = true;
-            return Value::disproven(hand, true);
+            return Value::disproven(hand, true, NO_LIMIT);
         }
+        let child_budget = dec(budget);
         let full = pos.key();
         self.enter(full);
         let mut children = Children::new();
@@ -315,7 +380,7 @@ impl<'a> Search<'a> {
             self.table.prefetch(pos.keys_after(mv, self.attacker).0);
         }
         for &mv in &moves {
-            let (mut v, known) = self.lookup_move(pos, mv);
+            let (mut v, known) = self.lookup_move(pos, mv, child_budget);
             if !known {
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
@@ -333,7 +398,7 @@ impl<'a> Search<'a> {
                 v.pn = n;
                 v.dn = 1;
             }
-            if v.pn == 0 {
+            if v.is_proven() {
                 // Proven through the table (superiority).
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.saturating_add(1));
@@ -341,11 +406,11 @@ impl<'a> Search<'a> {
                 self.leave(full);
                 return v;
             }
-            children.push(Child { mv, v });
+            children.push(Child { mv, v, q: None });
         }
 
         // The table's best move from an earlier visit goes first (ties in pn keep order).
-        if let Some(bm) = self.table.probe(pos.board_key(), hand).best {
+        if let Some(bm) = self.table.probe(pos.board_key(), hand, budget).best {
             if let Some(i) = children.iter().position(|c| c.mv == bm) {
                 children.swap(0, i);
             }
@@ -358,7 +423,7 @@ impl<'a> Search<'a> {
                 min: pn,
                 second,
                 weak: dn,
-            } = summarize(&children, |v| (v.pn, v.dn));
+            } = summarize(&children, |c| (c.v.pn, c.v.dn));
             if depth == 0 {
                 self.root_pn = pn;
                 self.root_dn = dn;
@@ -367,7 +432,7 @@ impl<'a> Search<'a> {
                 // Prefer the shortest proof among proven children.
                 let ch = children
                     .iter()
-                    .filter(|c| c.v.pn == 0)
+                    .filter(|c| c.v.is_proven())
                     .min_by_key(|c| c.v.len)
                     .expect("a proven child");
                 let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
@@ -378,20 +443,22 @@ impl<'a> Search<'a> {
             if dn == 0 {
                 let mut dh = Hand::FULL;
                 let mut rep = false;
+                let mut holds = NO_LIMIT;
                 for ch in &children {
                     dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
                     rep |= ch.v.rep;
+                    holds = holds.min(inc(ch.v.len));
                 }
                 let dh = if rep {
                     hand
                 } else {
                     hands::finish_or_disproof(hand, dh)
                 };
-                let v = Value::disproven(dh, rep);
+                let v = Value::disproven(dh, rep, holds);
                 self.record(pos, v, None, self.nodes - start_nodes + 1);
                 break v;
             }
-            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
+            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() || self.cap_hit {
                 let v = Value {
                     pn,
                     dn,
@@ -408,15 +475,25 @@ impl<'a> Search<'a> {
             let mv = children[best].mv;
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1);
+            let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
             children[best].v = v;
         };
         self.leave(full);
         result
     }
 
-    /// Searches an AND node (defender to move, in check).
-    pub fn and_node(&mut self, pos: &Position, th_pn: PnDn, th_dn: PnDn, depth: u32) -> Value {
+    /// Searches an AND node (defender to move, in check). `budget` is the most plies the
+    /// mate may take from here ([`NO_LIMIT`]: any). Interpositions against a distant check
+    /// are refuted either by their own child (counted) or by their capture position (the
+    /// futile-interposition rule: not counted, see `futile.rs`).
+    pub fn and_node(
+        &mut self,
+        pos: &Position,
+        th_pn: PnDn,
+        th_dn: PnDn,
+        depth: u32,
+        budget: u16,
+    ) -> Value {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check_limits();
@@ -425,41 +502,74 @@ impl<'a> Search<'a> {
         let start_nodes = self.nodes;
         let evasions = pos.evasions();
         if evasions.is_empty() {
-            let v = Value::proven(hands::interposition_guard(pos, self.attacker), 0);
-            return v;
+            return Value::proven(hands::interposition_guard(pos, self.attacker), 0);
         }
         if depth >= self.limits.max_depth {
             self.depth_limited = true;
-            return Value::disproven(hand, true);
+            return Value::disproven(hand, true, NO_LIMIT);
         }
+        if budget <= 1 {
+            return self.and_node_shallow(pos, &evasions, budget);
+        }
+        let distant = futile::distant_check(pos);
+        let child_budget = dec(budget);
         let full = pos.key();
         self.enter(full);
 
         // Board moves are all expanded; drops are grouped by square and expanded one kind at a
         // time (delayed interposition): the next kind only once the previous one is proven.
+        // An interposition also carries the value of its capture position.
         let mut children = Children::new();
+        let mut caps: SmallVec<[Capture; 8]> = SmallVec::new();
         let mut pending: SmallVec<[(Square, u8); 8]> = SmallVec::new(); // (square, index into DROP_ORDER)
-        let mut drop_squares: SmallVec<[Square; 8]> = SmallVec::new();
+        let mut drop_squares: SmallVec<[(Square, Move); 8]> = SmallVec::new();
         for &mv in &evasions {
             if mv.is_drop() {
-                if !drop_squares.contains(&mv.to()) {
-                    drop_squares.push(mv.to());
+                if !drop_squares.iter().any(|&(s, _)| s == mv.to()) {
+                    drop_squares.push((mv.to(), mv));
                 }
                 continue;
             }
-            if let Some(v) = self.and_child(pos, mv, &mut children) {
+            let q = match distant {
+                Some((checker, between)) if between.contains(mv.to()) => {
+                    self.new_capture(pos, mv, checker, budget, &mut caps)
+                }
+                _ => None,
+            };
+            if let Some(v) = self.and_child(pos, mv, q, &caps, child_budget, &mut children) {
                 self.leave(full);
                 return v;
             }
         }
         let defender_hand = pos.hand(self.attacker.flip());
-        for &sq in &drop_squares {
+        for &(sq, first) in &drop_squares {
+            let q = match distant {
+                Some((checker, between)) if between.contains(sq) => {
+                    self.new_capture(pos, first, checker, budget, &mut caps)
+                }
+                _ => None,
+            };
+            if let Some(qi) = q {
+                if caps[qi as usize].v.is_proven() {
+                    // Every drop on this square is futile: one child stands for them all.
+                    let (v, _) = self.lookup_move(pos, first, child_budget);
+                    children.push(Child {
+                        mv: first,
+                        v,
+                        q: Some(qi),
+                    });
+                    continue;
+                }
+            }
             if let Some(v) = self.expand_drops(
                 pos,
                 sq,
                 0,
                 defender_hand,
                 &evasions,
+                q,
+                &caps,
+                child_budget,
                 &mut children,
                 &mut pending,
             ) {
@@ -475,16 +585,13 @@ impl<'a> Search<'a> {
                 min: dn,
                 second,
                 weak: pn,
-            } = summarize(&children, |v| (v.dn, v.pn));
+            } = summarize(&children, |c| {
+                let (p, d) = effective(c, &caps);
+                (d, p)
+            });
             if dn == 0 {
-                let ch = &children[best];
-                let dh = if ch.v.rep {
-                    hand
-                } else {
-                    hands::disproof_before_defence(ch.mv, hand, ch.v.hand)
-                };
-                let v = Value::disproven(dh, ch.v.rep);
-                self.record(pos, v, Some(ch.mv), self.nodes - start_nodes + 1);
+                let v = self.refuted_by(pos, &children[best], &caps);
+                self.record(pos, v, Some(children[best].mv), self.nodes - start_nodes + 1);
                 break v;
             }
             if pn == 0 {
@@ -492,17 +599,18 @@ impl<'a> Search<'a> {
                 let mut len = 0;
                 let mut longest = children[0].mv;
                 for ch in &children {
-                    ph = ph.max(ch.v.hand);
-                    if ch.v.len >= len {
-                        len = ch.v.len;
+                    let (h, l) = proof_route(ch, &caps);
+                    ph = ph.max(h);
+                    if l >= len {
+                        len = l;
                         longest = ch.mv;
                     }
                 }
-                let v = Value::proven(ph.min(hand), len.saturating_add(1));
+                let v = Value::proven(ph.min(hand), len);
                 self.record(pos, v, Some(longest), self.nodes - start_nodes + 1);
                 break v;
             }
-            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
+            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() || self.cap_hit {
                 let v = Value {
                     pn,
                     dn,
@@ -515,27 +623,70 @@ impl<'a> Search<'a> {
                 break v;
             }
             let child_th_dn = epsilon_threshold(th_dn, second);
-            let child_th_pn = remaining_threshold(th_pn, pn, children[best].v.pn);
-            let mv = children[best].mv;
-            let mut c = pos.clone();
-            c.play_unchecked(mv);
-            let v = self.or_node(&c, child_th_pn, child_th_dn, depth + 1);
-            children[best].v = v;
-            if v.pn == 0 && mv.is_drop() {
-                // Proven interposition: expand the next kind on that square.
-                let sq = mv.to();
-                if let Some(pi) = pending.iter().position(|&(s, _)| s == sq) {
-                    let (_, next) = pending.swap_remove(pi);
-                    if let Some(v) = self.expand_drops(
-                        pos,
-                        sq,
-                        next as usize,
-                        defender_hand,
-                        &evasions,
-                        &mut children,
-                        &mut pending,
-                    ) {
-                        break v;
+            let (best_pn, _) = effective(&children[best], &caps);
+            let child_th_pn = remaining_threshold(th_pn, pn, best_pn);
+            let ch = &children[best];
+            let mv = ch.mv;
+            let real = ch.v;
+            let open_capture = ch
+                .q
+                .map(|i| (i as usize, caps[i as usize].v))
+                .filter(|(_, q)| !q.is_disproven());
+            match open_capture {
+                Some((qi, q)) if real.is_disproven() || q.pn <= real.pn => {
+                    // The capture position: the reply is an OR of its two refutations.
+                    let (tpn, tdn) = if real.is_disproven() {
+                        (child_th_pn, child_th_dn)
+                    } else {
+                        (
+                            epsilon_threshold(child_th_pn, real.pn),
+                            remaining_threshold(child_th_dn, add(real.dn, q.dn), q.dn),
+                        )
+                    };
+                    let (checker, _) = distant.expect("an interposition has a distant check");
+                    let nv = match futile::capture_position(pos, mv, checker) {
+                        Some(qpos) => self.and_node(&qpos, tpn, tdn, depth + 1, budget),
+                        None => Value::disproven(hand, false, NO_LIMIT),
+                    };
+                    caps[qi].v = nv;
+                    if nv.is_proven() && mv.is_drop() {
+                        pending.retain(|(s, _)| *s != mv.to());
+                    }
+                }
+                _ => {
+                    let (tpn, tdn) = match open_capture {
+                        Some((_, q)) => (
+                            epsilon_threshold(child_th_pn, q.pn),
+                            remaining_threshold(child_th_dn, add(real.dn, q.dn), real.dn),
+                        ),
+                        None => (child_th_pn, child_th_dn),
+                    };
+                    let q = ch.q;
+                    let mut c = pos.clone();
+                    c.play_unchecked(mv);
+                    let v = self.or_node(&c, tpn, tdn, depth + 1, child_budget);
+                    children[best].v = v;
+                    let capture_proven = q.is_some_and(|i| caps[i as usize].v.is_proven());
+                    if v.is_proven() && mv.is_drop() && !capture_proven {
+                        // Proven interposition: expand the next kind on that square.
+                        let sq = mv.to();
+                        if let Some(pi) = pending.iter().position(|&(s, _)| s == sq) {
+                            let (_, next) = pending.swap_remove(pi);
+                            if let Some(v) = self.expand_drops(
+                                pos,
+                                sq,
+                                next as usize,
+                                defender_hand,
+                                &evasions,
+                                q,
+                                &caps,
+                                child_budget,
+                                &mut children,
+                                &mut pending,
+                            ) {
+                                break v;
+                            }
+                        }
                     }
                 }
             }
@@ -544,22 +695,107 @@ impl<'a> Search<'a> {
         result
     }
 
-    /// Adds the child of AND node `pos` reached by `mv`; returns the node's value if that child
-    /// already disproves it.
-    fn and_child(&mut self, pos: &Position, mv: Move, children: &mut Children) -> Option<Value> {
-        let (v, _) = self.lookup_move(pos, mv);
-        if v.dn == 0 {
-            let hand = pos.hand(self.attacker);
-            let dh = if v.rep {
-                hand
-            } else {
-                hands::disproof_before_defence(mv, hand, v.hand)
+    /// An AND node with too little budget for any counted reply (at most one ply): proven
+    /// only if every reply is a futile interposition whose capture position is again such a
+    /// node (a mate in 0 once futile interpositions are not counted).
+    fn and_node_shallow(&mut self, pos: &Position, evasions: &[Move], budget: u16) -> Value {
+        let hand = pos.hand(self.attacker);
+        let fail = Value::disproven(hand, false, budget);
+        let Some((checker, between)) = futile::distant_check(pos) else {
+            return fail;
+        };
+        let mut ph = hands::interposition_guard(pos, self.attacker);
+        let mut done: SmallVec<[Square; 8]> = SmallVec::new();
+        for &mv in evasions {
+            if !between.contains(mv.to()) {
+                return fail;
+            }
+            if mv.is_drop() && done.contains(&mv.to()) {
+                continue;
+            }
+            let Some(q) = futile::capture_position(pos, mv, checker) else {
+                return fail;
             };
-            let nv = Value::disproven(dh, v.rep);
+            let replies = q.evasions();
+            let v = if replies.is_empty() {
+                Value::proven(hands::interposition_guard(&q, self.attacker), 0)
+            } else {
+                self.and_node_shallow(&q, &replies, budget)
+            };
+            if !v.is_proven() {
+                return fail;
+            }
+            ph = ph.max(v.hand);
+            if mv.is_drop() {
+                done.push(mv.to());
+            }
+        }
+        Value::proven(ph.min(hand), 0)
+    }
+
+    /// Adds the capture position of interposition `mv` to `caps` with its value as far as the
+    /// table knows; its index, or `None` if the checker cannot capture.
+    fn new_capture(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        checker: Square,
+        budget: u16,
+        caps: &mut SmallVec<[Capture; 8]>,
+    ) -> Option<u8> {
+        if caps.len() >= u8::MAX as usize {
+            return None;
+        }
+        let (board, full) = futile::capture_keys(pos, mv, checker)?;
+        let (mut v, known) = self.lookup_keys(full, board, pos.hand(self.attacker), budget);
+        if !known {
+            v.pn = 1;
+            v.dn = 1;
+        }
+        caps.push(Capture { v });
+        Some((caps.len() - 1) as u8)
+    }
+
+    /// The disproof of AND node `pos` by the child `ch` (both of its refutations failed).
+    fn refuted_by(&self, pos: &Position, ch: &Child, caps: &[Capture]) -> Value {
+        let hand = pos.hand(self.attacker);
+        let mut rep = ch.v.rep;
+        let mut dh = ch.v.hand;
+        let mut holds = inc(ch.v.len);
+        if let Some(i) = ch.q {
+            let q = caps[i as usize].v;
+            rep |= q.rep;
+            dh = dh.min(q.hand);
+            holds = holds.min(q.len);
+        }
+        let dh = if rep {
+            hand
+        } else {
+            hands::disproof_before_defence(ch.mv, hand, dh)
+        };
+        Value::disproven(dh, rep, holds)
+    }
+
+    /// Adds the child of AND node `pos` reached by `mv` (with its capture position `q`, for an
+    /// interposition); returns the node's value if that child already disproves it.
+    #[allow(clippy::too_many_arguments)]
+    fn and_child(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        q: Option<u8>,
+        caps: &[Capture],
+        budget: u16,
+        children: &mut Children,
+    ) -> Option<Value> {
+        let (v, _) = self.lookup_move(pos, mv, budget);
+        let ch = Child { mv, v, q };
+        if effective(&ch, caps).1 == 0 {
+            let nv = self.refuted_by(pos, &ch, caps);
             self.record(pos, nv, Some(mv), 1);
             return Some(nv);
         }
-        children.push(Child { mv, v });
+        children.push(ch);
         None
     }
 
@@ -574,6 +810,9 @@ impl<'a> Search<'a> {
         from_kind: usize,
         defender_hand: Hand,
         evasions: &[Move],
+        q: Option<u8>,
+        caps: &[Capture],
+        budget: u16,
         children: &mut Children,
         pending: &mut SmallVec<[(Square, u8); 8]>,
     ) -> Option<Value> {
@@ -585,11 +824,11 @@ impl<'a> Search<'a> {
             if !evasions.contains(&mv) {
                 continue;
             }
-            if let Some(v) = self.and_child(pos, mv, children) {
+            if let Some(v) = self.and_child(pos, mv, q, caps, budget, children) {
                 return Some(v);
             }
             let last = children.last().expect("just added");
-            if last.v.pn != 0 {
+            if effective(last, caps).0 != 0 {
                 if i + 1 < DROP_ORDER.len() {
                     pending.push((sq, (i + 1) as u8));
                 }
@@ -599,22 +838,71 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow.
-    pub fn solve_node(&mut self, pos: &Position, or: bool, depth: u32) -> Value {
+    /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow,
+    /// looking for a mate within `budget` plies.
+    pub fn solve_node(&mut self, pos: &Position, or: bool, depth: u32, budget: u16) -> Value {
         loop {
             let v = if or {
-                self.or_node(pos, INF_1, INF_1, depth)
+                self.or_node(pos, INF_1, INF_1, depth, budget)
             } else {
-                self.and_node(pos, INF_1, INF_1, depth)
+                self.and_node(pos, INF_1, INF_1, depth, budget)
             };
             if depth == 0 {
                 self.root_pn = v.pn;
                 self.root_dn = v.dn;
             }
-            if v.pn == 0 || v.dn == 0 || self.aborted.is_some() {
+            if v.pn == 0 || v.dn == 0 || self.aborted.is_some() || self.cap_hit {
                 return v;
             }
         }
+    }
+}
+
+/// The (pn, dn) of an AND node's child as the node sees it: an interposition is refuted when
+/// either its own child or its capture position is proven, and stands only when both are
+/// disproven.
+#[inline]
+fn effective(ch: &Child, caps: &[Capture]) -> (PnDn, PnDn) {
+    let v = ch.v;
+    let Some(i) = ch.q else {
+        return (v.pn, v.dn);
+    };
+    let q = caps[i as usize].v;
+    if v.is_proven() || q.is_proven() {
+        PROVEN
+    } else if q.is_disproven() {
+        (v.pn, v.dn)
+    } else if v.is_disproven() {
+        (q.pn, q.dn)
+    } else {
+        (v.pn.min(q.pn), add(v.dn, q.dn))
+    }
+}
+
+/// How a refuted AND child was refuted: the proof hand and the plies it adds to the node's
+/// mate (one plus the child's mate when counted; the capture position's mate when futile; the
+/// shorter when both are proven).
+fn proof_route(ch: &Child, caps: &[Capture]) -> (Hand, u16) {
+    let real = ch
+        .v
+        .is_proven()
+        .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
+    let capture = ch
+        .q
+        .map(|i| caps[i as usize].v)
+        .filter(|q| q.is_proven())
+        .map(|q| (q.hand, q.len));
+    match (real, capture) {
+        (Some(r), Some(c)) => {
+            if c.1 < r.1 {
+                c
+            } else {
+                r
+            }
+        }
+        (Some(r), None) => r,
+        (None, Some(c)) => c,
+        (None, None) => (Hand::EMPTY, 0),
     }
 }
 

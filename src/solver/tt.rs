@@ -110,8 +110,10 @@ impl Table {
         std::hint::black_box(self.keys[base]);
     }
 
-    /// Looks up the board `key` with the attacker's `hand`.
-    pub fn probe(&self, key: u64, hand: Hand) -> Probe {
+    /// Looks up the board `key` with the attacker's `hand`, for a search that allows at most
+    /// `budget` more plies ([`NO_LIMIT`] for none): a proof applies if it is no longer than
+    /// that, a disproof if it holds for at least that many plies.
+    pub fn probe(&self, key: u64, hand: Hand, budget: u16) -> Probe {
         let base = self.base(key);
         let keys = &self.keys[base..base + WAYS];
         let mut exact: Option<&Entry> = None;
@@ -128,11 +130,14 @@ impl Table {
             }
             let eh = hand_of(e);
             if e[PN] == 0 {
-                if hand.covers(eh) && proof.is_none_or(|p| len_of(e) < len_of(p)) {
+                if len_of(e) <= budget
+                    && hand.covers(eh)
+                    && proof.is_none_or(|p| len_of(e) < len_of(p))
+                {
                     proof = Some(e);
                 }
             } else if e[DN] == 0 {
-                if eh.covers(hand) {
+                if len_of(e) >= budget && eh.covers(hand) {
                     return to_probe(e, eh);
                 }
             } else if eh == hand {
@@ -156,7 +161,8 @@ impl Table {
     }
 
     /// Stores a result. `hand` is the proof hand for a proof, the disproof hand for a
-    /// disproof, otherwise the hand searched.
+    /// disproof, otherwise the hand searched; `len` is the mate length of a proof and the
+    /// number of plies a disproof holds for ([`NO_LIMIT`]: no mate at all).
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
@@ -170,7 +176,6 @@ impl Table {
     ) {
         let generation = self.generation;
         let base = self.base(key);
-        let is_solved = pn == 0 || dn == 0;
         let new: Entry = [
             hand.raw(),
             pn,
@@ -179,6 +184,8 @@ impl Table {
             len as u32 | (best.map_or(0, |m| m.raw()) as u32) << 16,
             generation,
         ];
+        let class = |e: &Entry| (e[PN] == 0) as u8 | ((e[DN] == 0) as u8) << 1;
+        let new_class = class(&new);
         let mut victim = None;
         for i in 0..WAYS {
             if self.keys[base + i] != key || self.entries[base + i][GENERATION] != generation {
@@ -186,29 +193,31 @@ impl Table {
             }
             let e = &mut self.entries[base + i];
             let eh = hand_of(e);
-            // Same position and hand: overwrite (keep the larger work figure).
-            if e[HAND] == new[HAND] {
-                if solved(e) && !is_solved {
-                    return; // a solved entry is never downgraded
+            let old_len = len_of(e);
+            // Same hand and same kind of entry: keep the better of the two.
+            if e[HAND] == new[HAND] && class(e) == new_class {
+                let keep_old = match new_class {
+                    1 => old_len <= len,
+                    2 => old_len >= len,
+                    _ => false,
+                };
+                if !keep_old {
+                    let work = e[WORK].max(new[WORK]);
+                    *e = new;
+                    e[WORK] = work;
                 }
-                if e[PN] == 0 && pn == 0 && len_of(e) <= len {
-                    return; // keep the shorter proof
-                }
-                let work = e[WORK].max(new[WORK]);
-                *e = new;
-                e[WORK] = work;
                 return;
             }
             // Drop whatever the other answers make useless: an unsolved entry a new proof or
             // disproof answers, and among proofs (disproofs) the one that needs more (allows
-            // less) without being shorter.
+            // less) without being shorter (holding longer).
             let dominated_old = match (e[PN] == 0, e[DN] == 0) {
-                (true, _) => pn == 0 && eh.covers(hand) && len <= len_of(e),
-                (_, true) => dn == 0 && hand.covers(eh),
+                (true, _) => pn == 0 && eh.covers(hand) && len <= old_len,
+                (_, true) => dn == 0 && hand.covers(eh) && len >= old_len,
                 _ => (pn == 0 && eh.covers(hand)) || (dn == 0 && hand.covers(eh)),
             };
-            let dominated_new = (e[PN] == 0 && pn == 0 && hand.covers(eh) && len_of(e) <= len)
-                || (e[DN] == 0 && dn == 0 && eh.covers(hand));
+            let dominated_new = (e[PN] == 0 && pn == 0 && hand.covers(eh) && old_len <= len)
+                || (e[DN] == 0 && dn == 0 && eh.covers(hand) && old_len >= len);
             if dominated_new {
                 return;
             }
@@ -264,6 +273,9 @@ fn to_probe(e: &Entry, hand: Hand) -> Probe {
     }
 }
 
+/// A budget or disproof depth without limit: the whole search, or no mate at all.
+pub(crate) const NO_LIMIT: u16 = u16::MAX;
+
 /// The pn/dn pair of a proven node.
 pub(crate) const PROVEN: (PnDn, PnDn) = (0, INF);
 /// The pn/dn pair of a disproven node.
@@ -288,28 +300,28 @@ mod tests {
         t.new_search();
         let (pn, dn) = PROVEN;
         t.store(42, hand(1, 0), pn, dn, 7, None, 10);
-        assert_eq!(t.probe(42, hand(1, 0)).pn, 0);
-        assert_eq!(t.probe(42, hand(2, 1)).pn, 0, "more pieces: still proven");
-        assert!(!t.probe(42, hand(0, 1)).found, "fewer pawns: unknown");
-        assert_eq!(t.probe(42, hand(2, 1)).len, 7);
+        assert_eq!(t.probe(42, hand(1, 0), NO_LIMIT).pn, 0);
+        assert_eq!(t.probe(42, hand(2, 1), NO_LIMIT).pn, 0, "more pieces: still proven");
+        assert!(!t.probe(42, hand(0, 1), NO_LIMIT).found, "fewer pawns: unknown");
+        assert_eq!(t.probe(42, hand(2, 1), NO_LIMIT).len, 7);
         let (pn, dn) = DISPROVEN;
-        t.store(43, hand(1, 1), pn, dn, 0, None, 10);
+        t.store(43, hand(1, 1), pn, dn, NO_LIMIT, None, 10);
         assert_eq!(
-            t.probe(43, hand(0, 1)).dn,
+            t.probe(43, hand(0, 1), NO_LIMIT).dn,
             0,
             "fewer pieces: still disproven"
         );
-        assert!(!t.probe(43, hand(2, 1)).found);
-        assert!(!t.probe(44, hand(0, 0)).found, "other key");
+        assert!(!t.probe(43, hand(2, 1), NO_LIMIT).found);
+        assert!(!t.probe(44, hand(0, 0), NO_LIMIT).found, "other key");
     }
 
     #[test]
     fn new_search_forgets() {
         let mut t = Table::new(1);
         t.store(42, hand(0, 0), 3, 4, 0, None, 1);
-        assert!(t.probe(42, hand(0, 0)).found);
+        assert!(t.probe(42, hand(0, 0), NO_LIMIT).found);
         t.new_search();
-        assert!(!t.probe(42, hand(0, 0)).found);
+        assert!(!t.probe(42, hand(0, 0), NO_LIMIT).found);
     }
 
     #[test]
