@@ -99,7 +99,11 @@ fn main() {
         let median = times[times.len() / 2];
         let (verdict, length) = match &sol.outcome {
             Outcome::Mate(l) => (
-                if l.shortest_proven { "mate (shortest proven)".to_string() } else { "mate".to_string() },
+                if l.shortest_proven {
+                    "mate (shortest proven)".to_string()
+                } else {
+                    "mate".to_string()
+                },
                 l.len().to_string(),
             ),
             Outcome::NoMate => ("nomate".to_string(), "-".to_string()),

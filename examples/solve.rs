@@ -177,7 +177,11 @@ fn main() -> ExitCode {
                     .iter()
                     .map(|(k, n)| {
                         let c = k.sfen_letter();
-                        if n > 1 { format!("{n}{c}") } else { c.to_string() }
+                        if n > 1 {
+                            format!("{n}{c}")
+                        } else {
+                            c.to_string()
+                        }
                     })
                     .collect();
                 obj["hand_left"] = json!(left);

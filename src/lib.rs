@@ -24,8 +24,7 @@ pub use types::{Color, Piece, PieceKind, Square};
 mod solver;
 pub use solver::{
     Alternative, DefenderChoice, LineError, MateLine, Outcome, Progress, Solution, Solver,
-    SolverConfig, Stats, StopHandle,
-    StopReason, is_mate_with_futile_interpositions, verify_mate,
+    SolverConfig, Stats, StopHandle, StopReason, is_mate_with_futile_interpositions, verify_mate,
 };
 mod notation;
 pub use notation::{board_diagram, japanese_line, japanese_move};

@@ -216,16 +216,25 @@ impl Position {
     /// king and the distant `checker`, the checker captures there (promoting when `promote`)
     /// and the captured piece goes back to the defender's hand. Keys only; the caller has
     /// checked that the capture is legal.
-    pub(crate) fn capture_keys_after(&self, mv: Move, checker: Square, promote: bool) -> (u64, u64) {
+    pub(crate) fn capture_keys_after(
+        &self,
+        mv: Move,
+        checker: Square,
+        promote: bool,
+    ) -> (u64, u64) {
         let defender = self.side;
         let to = mv.to();
         let piece = self.board[checker.index()].expect("a checker");
         let moved = if promote {
-            Piece::new(piece.color(), piece.kind().promote().expect("a promotable checker"))
+            Piece::new(
+                piece.color(),
+                piece.kind().promote().expect("a promotable checker"),
+            )
         } else {
             piece
         };
-        let mut board = self.board_key ^ zobrist::piece_key(piece, checker) ^ zobrist::piece_key(moved, to);
+        let mut board =
+            self.board_key ^ zobrist::piece_key(piece, checker) ^ zobrist::piece_key(moved, to);
         let mut hands = self.hand_key;
         if let Some(from) = mv.from() {
             let interposed = self.board[from.index()].expect("a piece to move");

@@ -57,6 +57,7 @@ pub struct SolverConfig {
     max_depth: u32,
     shortest_nodes: Option<u64>,
     alternatives: bool,
+    max_length: Option<u16>,
 }
 
 impl Default for SolverConfig {
@@ -77,6 +78,7 @@ impl SolverConfig {
             max_depth: 16_000,
             shortest_nodes: None,
             alternatives: false,
+            max_length: None,
         }
     }
 
@@ -126,6 +128,14 @@ impl SolverConfig {
     /// ([`MateLine::defences`]); off by default.
     pub fn alternatives(mut self, on: bool) -> SolverConfig {
         self.alternatives = on;
+        self
+    }
+
+    /// Look only for mates of at most this many plies (futile interpositions not counted);
+    /// [`Outcome::NoMate`] then means there is none that short. `None` (the default): any
+    /// length. Used to check a claimed minimal length: no mate within `length - 2`.
+    pub fn max_mate_length(mut self, plies: Option<u32>) -> SolverConfig {
+        self.max_length = plies.map(|p| p.min(NO_LIMIT as u32 - 1) as u16);
         self
     }
 
@@ -360,7 +370,7 @@ impl Solver {
             progress: self.progress.as_deref_mut(),
         };
         let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
-        let v = search.solve_node(pos, true, 0, NO_LIMIT);
+        let v = search.solve_node(pos, true, 0, self.config.max_length.unwrap_or(NO_LIMIT));
         let outcome = if let Some(reason) = search.aborted.clone() {
             Outcome::Unknown(reason)
         } else if v.pn == 0 {
@@ -399,23 +409,28 @@ impl Solver {
     ) -> Outcome {
         let debug = std::env::var_os("TSUME_DEBUG").is_some();
         if debug {
-            eprintln!("first proof: len {len}, {} nodes, {:?}", search.nodes, search.elapsed());
+            eprintln!(
+                "first proof: len {len}, {} nodes, {:?}",
+                search.nodes,
+                search.elapsed()
+            );
         }
         let allowance = shortest_nodes.unwrap_or(search.nodes.max(200_000));
         let stop_at = search.nodes.saturating_add(allowance);
         let mut minimal = false;
+        // Each search for a shorter mate gets a share of the allowance: the last one, which
+        // must show there is none, is the hard one for long problems, and a share keeps its
+        // cost in proportion.
+        let share = (allowance / 8).max(50_000);
         loop {
             if len < 3 {
                 minimal = true;
                 break;
             }
-            search.cap_at = Some(stop_at);
+            search.cap_at = Some(stop_at.min(search.nodes.saturating_add(share)));
             search.cap_hit = false;
             let v = search.solve_node(pos, true, 0, len - 2);
             search.cap_at = None;
-            if search.cap_hit || search.aborted.is_some() {
-                break;
-            }
             if debug {
                 eprintln!(
                     "within {}: pn {} dn {} len {} cap {} | {} nodes, {:?}",
@@ -428,6 +443,9 @@ impl Solver {
                     search.elapsed()
                 );
             }
+            if search.aborted.is_some() || search.cap_hit {
+                break;
+            }
             if v.pn == 0 {
                 len = v.len.min(len - 2);
             } else if v.dn == 0 {
@@ -439,7 +457,7 @@ impl Solver {
         // The walk's decisions draw on what is left (and a minimum, so a line is always
         // attempted); a global limit that ran out leaves it to the table.
         let aborted = search.aborted.clone();
-        let left = stop_at.saturating_sub(search.nodes).max(1_000_000);
+        let left = stop_at.saturating_sub(search.nodes);
         let walked = search.extract_line(pos, len, minimal, alternatives, left);
         if debug {
             eprintln!(

@@ -101,6 +101,9 @@ const MAX_WALK: u64 = 2_000_000;
 /// (then the line is not exact anyway, and long problems have many undecidable ties).
 const DECISION_NODES: u64 = 100_000;
 const DECISION_NODES_LOOSE: u64 = 5_000;
+/// Below this many plies left, equally long defences are compared by walking their lines even
+/// when the length is not proven minimal (the 駒余り rule at the end of long problems).
+const COMPARE_PLIES: i32 = 41;
 
 /// How the line walk judged one defender reply at a defender ply of the main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,7 +278,11 @@ impl Search<'_> {
         self.cap_hit = false;
         let r = judged(&v).unwrap_or(Within::Unknown);
         if std::env::var_os("TSUME_DEBUG2").is_some() {
-            eprintln!("decide or={or} ply={} b={b} -> {r:?} in {} nodes", keys.len(), self.nodes - before);
+            eprintln!(
+                "decide or={or} ply={} b={b} -> {r:?} in {} nodes",
+                keys.len(),
+                self.nodes - before
+            );
         }
         r
     }
@@ -336,13 +343,16 @@ impl Search<'_> {
         // The first check in generation order that mates within the budget. With a proven
         // minimal length every such check is a shortest mate, and deciding the checks before
         // it makes the choice independent of what the table happens to hold.
+        // Past the walk's allowance the table goes first and the choice is no longer exact.
+        let decide = walk.tight && self.nodes < self.walk_until;
         let mut tried = vec![false; children.len()];
+        let mut skipped = false;
         for pass in 0..2 {
             for (i, (mv, c)) in children.iter().enumerate() {
                 if tried[i] {
                     continue;
                 }
-                let w = self.within(c, false, b - 1, keys, pass == 1 || walk.tight);
+                let w = self.within(c, false, b - 1, keys, pass == 1 || decide);
                 match w {
                     Within::Yes(_) => {}
                     Within::No => {
@@ -350,12 +360,15 @@ impl Search<'_> {
                         continue;
                     }
                     Within::Unknown => {
-                        if pass == 1 || walk.tight {
-                            walk.exact = false;
+                        skipped = true;
+                        if pass == 1 || decide {
                             tried[i] = true;
                         }
                         continue;
                     }
+                }
+                if skipped {
+                    walk.exact = false;
                 }
                 tried[i] = true;
                 keys.push(c.key());
@@ -464,10 +477,11 @@ impl Search<'_> {
         }
         let mut counted = showable;
         // The defender prefers the longest line, then the one that leaves the attacker the
-        // fewest pieces in hand (駒余り), then the first in generation order. Lines are
-        // compared when the length is proven minimal; otherwise the longest recorded mate
-        // goes first (comparing lines at every ply would cost too much).
-        if !walk.tight && counted.len() > 1 {
+        // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
+        // longest recorded mate goes first (comparing lines at every ply would cost too much).
+        // Lines are compared when the length is proven minimal or few plies are left.
+        let compare = (walk.tight && self.nodes < self.walk_until) || b <= COMPARE_PLIES;
+        if !compare && counted.len() > 1 {
             let mut lens: Vec<(usize, u16)> = counted
                 .iter()
                 .map(|&i| (i, self.recorded_len(&js[i].child, keys)))
@@ -489,7 +503,7 @@ impl Search<'_> {
             if better {
                 best = Some((i, sub));
             }
-            if !walk.tight || walk.steps > MAX_WALK / 2 {
+            if !compare || walk.steps > MAX_WALK / 2 {
                 break; // not comparing, or too many ties to compare: keep what was found
             }
         }

@@ -3,9 +3,9 @@
 //! test at new children, proof and disproof hands, delayed expansion of interposition drops,
 //! and path-dependent handling of repetitions.
 
+use super::futile;
 use super::hands;
 use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
-use super::futile;
 use super::tt::{DISPROVEN, NO_LIMIT, PROVEN, Table};
 use super::{Progress, StopReason};
 use crate::hand::Hand;
@@ -64,13 +64,21 @@ impl Value {
 /// One ply less of budget (an unlimited budget stays unlimited).
 #[inline]
 pub(crate) fn dec(budget: u16) -> u16 {
-    if budget == NO_LIMIT { NO_LIMIT } else { budget.saturating_sub(1) }
+    if budget == NO_LIMIT {
+        NO_LIMIT
+    } else {
+        budget.saturating_sub(1)
+    }
 }
 
 /// One ply more of disproof depth (unlimited stays unlimited).
 #[inline]
 fn inc(depth: u16) -> u16 {
-    if depth == NO_LIMIT { NO_LIMIT } else { depth.saturating_add(1).min(NO_LIMIT - 1) }
+    if depth == NO_LIMIT {
+        NO_LIMIT
+    } else {
+        depth.saturating_add(1).min(NO_LIMIT - 1)
+    }
 }
 
 struct Child {
@@ -399,7 +407,9 @@ impl<'a> Search<'a> {
                 v.dn = 1;
             }
             if v.is_proven() {
-                // Proven through the table (superiority).
+                // Proven through the table (superiority). (Taking the shortest of the proven
+                // children instead of the first was tried: Microcosmos then took 32 M nodes
+                // instead of 25 M for a longer first proof, the others were unchanged.)
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.saturating_add(1));
                 self.record(pos, v, Some(mv), 1);
@@ -591,7 +601,12 @@ impl<'a> Search<'a> {
             });
             if dn == 0 {
                 let v = self.refuted_by(pos, &children[best], &caps);
-                self.record(pos, v, Some(children[best].mv), self.nodes - start_nodes + 1);
+                self.record(
+                    pos,
+                    v,
+                    Some(children[best].mv),
+                    self.nodes - start_nodes + 1,
+                );
                 break v;
             }
             if pn == 0 {
@@ -628,10 +643,9 @@ impl<'a> Search<'a> {
             let ch = &children[best];
             let mv = ch.mv;
             let real = ch.v;
-            let open_capture = ch
-                .q
-                .map(|i| (i as usize, caps[i as usize].v))
-                .filter(|(_, q)| !q.is_disproven());
+            let open_capture =
+                ch.q.map(|i| (i as usize, caps[i as usize].v))
+                    .filter(|(_, q)| !q.is_disproven());
             match open_capture {
                 Some((qi, q)) if real.is_disproven() || q.pn <= real.pn => {
                     // The capture position: the reply is an OR of its two refutations.
@@ -883,15 +897,13 @@ fn effective(ch: &Child, caps: &[Capture]) -> (PnDn, PnDn) {
 /// mate (one plus the child's mate when counted; the capture position's mate when futile; the
 /// shorter when both are proven).
 fn proof_route(ch: &Child, caps: &[Capture]) -> (Hand, u16) {
-    let real = ch
-        .v
-        .is_proven()
-        .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
-    let capture = ch
-        .q
-        .map(|i| caps[i as usize].v)
-        .filter(|q| q.is_proven())
-        .map(|q| (q.hand, q.len));
+    let real =
+        ch.v.is_proven()
+            .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
+    let capture =
+        ch.q.map(|i| caps[i as usize].v)
+            .filter(|q| q.is_proven())
+            .map(|q| (q.hand, q.len));
     match (real, capture) {
         (Some(r), Some(c)) => {
             if c.1 < r.1 {

@@ -120,6 +120,7 @@ impl Table {
         // Among proofs that apply, the shortest: mate lengths then only shrink as proofs are
         // added, which keeps the lengths along a walked line decreasing.
         let mut proof: Option<&Entry> = None;
+        let mut too_long: Option<&Entry> = None;
         for (i, &k) in keys.iter().enumerate() {
             if k != key {
                 continue;
@@ -130,11 +131,14 @@ impl Table {
             }
             let eh = hand_of(e);
             if e[PN] == 0 {
-                if len_of(e) <= budget
-                    && hand.covers(eh)
-                    && proof.is_none_or(|p| len_of(e) < len_of(p))
-                {
-                    proof = Some(e);
+                if hand.covers(eh) {
+                    if len_of(e) > budget {
+                        if too_long.is_none_or(|p| len_of(e) < len_of(p)) {
+                            too_long = Some(e);
+                        }
+                    } else if proof.is_none_or(|p| len_of(e) < len_of(p)) {
+                        proof = Some(e);
+                    }
                 }
             } else if e[DN] == 0 {
                 if len_of(e) >= budget && eh.covers(hand) {
@@ -147,16 +151,28 @@ impl Table {
         if let Some(e) = proof {
             return to_probe(e, hand_of(e));
         }
-        match exact {
-            Some(e) => to_probe(e, hand),
-            None => Probe {
+        if let Some(e) = exact {
+            return to_probe(e, hand);
+        }
+        // A proof too long for the budget still says the node is mated and by which move:
+        // the node is known, with the smallest numbers.
+        if let Some(e) = too_long {
+            return Probe {
                 pn: 1,
                 dn: 1,
                 hand,
                 len: 0,
-                best: None,
-                found: false,
-            },
+                best: to_probe(e, hand).best,
+                found: true,
+            };
+        }
+        Probe {
+            pn: 1,
+            dn: 1,
+            hand,
+            len: 0,
+            best: None,
+            found: false,
         }
     }
 
@@ -301,8 +317,15 @@ mod tests {
         let (pn, dn) = PROVEN;
         t.store(42, hand(1, 0), pn, dn, 7, None, 10);
         assert_eq!(t.probe(42, hand(1, 0), NO_LIMIT).pn, 0);
-        assert_eq!(t.probe(42, hand(2, 1), NO_LIMIT).pn, 0, "more pieces: still proven");
-        assert!(!t.probe(42, hand(0, 1), NO_LIMIT).found, "fewer pawns: unknown");
+        assert_eq!(
+            t.probe(42, hand(2, 1), NO_LIMIT).pn,
+            0,
+            "more pieces: still proven"
+        );
+        assert!(
+            !t.probe(42, hand(0, 1), NO_LIMIT).found,
+            "fewer pawns: unknown"
+        );
         assert_eq!(t.probe(42, hand(2, 1), NO_LIMIT).len, 7);
         let (pn, dn) = DISPROVEN;
         t.store(43, hand(1, 1), pn, dn, NO_LIMIT, None, 10);

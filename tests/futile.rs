@@ -1,0 +1,491 @@
+//! Hand-made futile-interposition (無駄合) problems, each with its answer explained, checked
+//! three ways: the solver (length, proven shortest, exact line, the line itself), the
+//! independent line checker and `verify_mate`, and brute-force minimax searches written in
+//! tests/common from the definition (below). The brute force decides the length (a mate in
+//! exactly that many plies and none shorter) and the length with every interposition counted,
+//! and enumerates the main lines the solver's line must be one of.
+//!
+//! The definition (tests/common has it in full): at a defender node in check from a single
+//! lance, bishop, rook, horse or dragon with empty squares between it and the king, a reply
+//! onto one of those squares (a drop, or a move of a piece other than the king) is an
+//! interposition. Its capture position Q: the checker takes the piece (a rook or bishop
+//! promoting when it may), and the piece goes back to the defender's hand. The reply is worth
+//! `min(L(Q), 1 + L(after the reply))`; it is futile when the capture position is what it is
+//! worth, and a defender node where every reply is a futile interposition whose Q is mated at
+//! once (recursively) ends the line like a checkmate.
+//!
+//! `cargo test --release --test futile`, a second or two.
+
+mod common;
+
+use common::{
+    Brute, capture_position, check_defences, check_line, distant_check, ends_line, flip_sfen,
+    hand_after, is_interposition, main_lines, usi,
+};
+use tsume::{
+    MateLine, Move, Outcome, Position, Solver, SolverConfig, is_mate_with_futile_interpositions,
+    verify_mate,
+};
+
+/// A hand-made problem and its answer.
+struct Problem {
+    sfen: &'static str,
+    /// Mate length, futile interpositions not counted.
+    length: u32,
+    /// The main line the solver must give (USI).
+    line: &'static str,
+    /// The mate length with every interposition counted, by the brute force within
+    /// `plain_plies` (`None`: no mate that short).
+    plain: Option<u32>,
+    plain_plies: u32,
+}
+
+/// Nodes the brute forces may visit for one problem.
+const BRUTE_NODES: u64 = 20_000_000;
+
+/// Checks a problem all the ways described in the module docs and returns the solver's line.
+fn check(p: &Problem) -> MateLine {
+    let sfen = p.sfen;
+    let pos = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    // A legal problem: the attacker (to move) is not in check, and neither is the defender
+    // (it would be capturable).
+    let attacker = pos.side_to_move();
+    let defender_king = pos.king_square(attacker.flip()).expect("a defender king");
+    assert!(!pos.in_check(), "{sfen}: the attacker is in check");
+    assert!(
+        !pos.is_attacked(defender_king, attacker, pos.occupied()),
+        "{sfen}: the defender is in check"
+    );
+    assert_eq!(
+        Position::from_sfen(&pos.to_sfen()).unwrap().key(),
+        pos.key(),
+        "{sfen}: SFEN round trip"
+    );
+
+    // The brute force: a mate in exactly `length`, none shorter.
+    let mut futile = Brute::new(true, BRUTE_NODES);
+    assert_eq!(
+        futile.shortest(&pos, p.length),
+        Some(Some(p.length)),
+        "{sfen}: brute-force length (futile interpositions not counted)"
+    );
+    let mut plain = Brute::new(false, BRUTE_NODES);
+    assert_eq!(
+        plain.shortest(&pos, p.plain_plies),
+        Some(p.plain),
+        "{sfen}: brute-force length with every interposition counted, within {} plies",
+        p.plain_plies
+    );
+
+    // The solver.
+    let mut solver = Solver::new(SolverConfig::new().hash_mib(16).alternatives(true));
+    let line = match solver.solve(&pos).outcome {
+        Outcome::Mate(line) => line,
+        other => panic!("{sfen}: expected a mate in {}, got {other:?}", p.length),
+    };
+    let moves = usi(&line.moves);
+    assert_eq!(
+        line.len() as u32,
+        p.length,
+        "{sfen}: solver's length: {moves}"
+    );
+    assert!(line.shortest_proven && line.exact, "{sfen}: {line:?}");
+    assert_eq!(moves, p.line, "{sfen}: the solver's main line");
+    check_line(&pos, &line.moves).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    verify_mate(&pos, &line.moves).unwrap_or_else(|e| panic!("{sfen}: verify_mate: {e}"));
+    assert_eq!(line.hand_left, hand_after(&pos, &line.moves), "{sfen}");
+    let lines = main_lines(&pos, p.length);
+    assert!(
+        lines.contains(&line.moves),
+        "{sfen}: {moves} is not among the brute force's main lines: {:?}",
+        lines.iter().map(|l| usi(l)).collect::<Vec<_>>()
+    );
+    let errors = check_defences(&pos, &line, 7);
+    assert!(errors.is_empty(), "{sfen}: defender choices: {errors:#?}");
+
+    // The same problem for White: the same length.
+    let flipped = flip_sfen(sfen);
+    let fpos = Position::from_sfen(&flipped).unwrap();
+    let mut b = Brute::new(true, BRUTE_NODES);
+    assert_eq!(
+        b.shortest(&fpos, p.length),
+        Some(Some(p.length)),
+        "{flipped}"
+    );
+    match solver.solve(&fpos).outcome {
+        Outcome::Mate(l) => assert_eq!(l.len() as u32, p.length, "{flipped}"),
+        other => panic!("{flipped}: {other:?}"),
+    }
+    line
+}
+
+/// The position after the first `plies` moves of `line` from the problem.
+fn after(p: &Problem, line: &MateLine, plies: usize) -> Position {
+    let mut pos = Position::from_sfen(p.sfen).unwrap();
+    for &mv in &line.moves[..plies] {
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// Asserts that the final position of the line is not checkmate but every reply there is an
+/// interposition (futile: the line checker already requires that it ends the line), and
+/// returns those replies.
+fn ends_in_futile_interpositions(p: &Problem, line: &MateLine) -> Vec<Move> {
+    let end = after(p, line, line.len());
+    let replies: Vec<Move> = end.legal_moves().iter().copied().collect();
+    assert!(
+        !replies.is_empty(),
+        "{}: the line ends in checkmate",
+        p.sfen
+    );
+    let dc = distant_check(&end).expect("a distant check");
+    for &r in &replies {
+        assert!(is_interposition(&end, &dc, r), "{}: {r}", p.sfen);
+    }
+    assert!(ends_line(&end));
+    assert!(is_mate_with_futile_interpositions(&end));
+    replies
+}
+
+/// The defender's reply at 1-based ply `ply` of the line, checked to be an interposition that
+/// is not futile: its capture position is not mated within the plies left after it (brute
+/// force), or the checker cannot take it. Returns the distant checker's square.
+fn counted_interposition(p: &Problem, line: &MateLine, ply: usize) -> tsume::Square {
+    let before = after(p, line, ply - 1);
+    let mv = line.moves[ply - 1];
+    let dc = distant_check(&before).expect("a distant check");
+    assert!(is_interposition(&before, &dc, mv), "{}: {mv}", p.sfen);
+    let left = (line.len() - ply + 1) as u32;
+    if let Some(q) = capture_position(&before, &dc, mv) {
+        let mut b = Brute::new(true, BRUTE_NODES);
+        assert_eq!(
+            b.defender_value(&q, left),
+            Some(None),
+            "{}: the capture position of {mv} is mated within {left}",
+            p.sfen
+        );
+    }
+    dc.checker
+}
+
+// =============================================================================================
+// (a) The problem of the issue
+// =============================================================================================
+
+/// The problem of the issue: a mate in 3, which counting the futile interpositions would make
+/// a mate in 9.
+///
+/// White: king 6d, dragon 9d, pawns 6c 5c 4d, tokin 5e; in hand 4g4s4n3l14p (no rook or
+/// bishop). Black: lance 7e, dragon 7f, bishops 9g and 9h, nothing in hand.
+///
+/// 1. 7e7b+ (the lance goes away, promoting) uncovers the bishop on 9g: check along 8f-7e.
+///    Every reply is mated at once (the brute force values them all 2): 6d5d, the dragon's
+///    9d9g taking the bishop (then 7f7c), or a drop on 7e or 8f (then the dragon mates). The
+///    king's move leaves the attacker nothing in hand and comes first.
+/// 2. 6d5d 7f5f uncovers the bishop on 9h: check along 8g-7f-6e. The king has no square, and
+///    every reply is a drop on 8g, 7f or 6e, which the bishop takes (no promotion outside the
+///    zone) and mates from there without using the piece: futile. The line ends: mate in 3.
+///
+/// Counted, those drops (and the ones that follow them) make it 9 plies.
+#[test]
+fn a_issue_problem_is_a_mate_in_3() {
+    let p = Problem {
+        sfen: "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
+        length: 3,
+        line: "7e7b+ 6d5d 7f5f",
+        plain: Some(9),
+        plain_plies: 9,
+    };
+    let line = check(&p);
+    let replies = ends_in_futile_interpositions(&p, &line);
+    let squares: std::collections::BTreeSet<String> =
+        replies.iter().map(|m| m.to().to_string()).collect();
+    assert_eq!(squares.into_iter().collect::<Vec<_>>(), ["6e", "7f", "8g"]);
+    // Every reply at ply 2 is worth 2: the king's move is one longest defence among many.
+    let choice = &line.defences[0];
+    assert!(choice.replies.len() > 10);
+    assert!(choice.replies.iter().all(|a| a.length == 2), "{choice:?}");
+}
+
+// =============================================================================================
+// (b) A rook from afar, every drop between futile
+// =============================================================================================
+
+/// White: king 1a, lance 2a, pawn 2b, everything else in hand. Black: knight 2d, rook 5i,
+/// nothing in hand.
+///
+/// 5i1i checks along file 1 (1b to 1h between). The king cannot move (2a and 2b hold its own
+/// pieces, 1b is on the rook's line), and no White piece on the board reaches the file, so
+/// every reply is a drop between. Each is futile: the rook takes it (promoting on 1c and 1b,
+/// in the zone), still checking along the file; what is dropped next is taken the same way,
+/// and the dragon on 1b, protected by the knight on 2d, is mate. So 5i1i is a mate in 1, and
+/// the only one. Counted, the drops go on for more than 11 plies.
+#[test]
+fn b_rook_from_afar_with_every_drop_futile_is_a_mate_in_1() {
+    let p = Problem {
+        sfen: "7lk/7p1/9/7N1/9/9/9/9/4R4 b r2b4g4s3n3l17p 1",
+        length: 1,
+        line: "5i1i",
+        plain: None,
+        plain_plies: 11,
+    };
+    let line = check(&p);
+    let replies = ends_in_futile_interpositions(&p, &line);
+    // Seven squares; every kind of piece, pawns and knights only where they can be dropped
+    // (a knight not on 1h, the last ranks for White's knights being 1h and 1i).
+    assert_eq!(replies.len(), 7 * 7 - 1, "{replies:?}");
+    assert!(replies.iter().all(|m| m.is_drop()));
+    assert_eq!(line.hand_left, tsume::Hand::EMPTY);
+}
+
+// =============================================================================================
+// (c) An interposition taken by another piece than the checker
+// =============================================================================================
+
+/// White: king 1a, gold 2a, everything else but a bishop in hand. Black: tokin 1c, rook 1h
+/// (behind the tokin on file 1), a bishop in hand.
+///
+/// 1. B*3c checks along 2b. The king has no square (1b is the tokin's, 2b the bishop's line).
+///    The gold's move 2a2b (移動合) is futile: the bishop takes it promoting, and the horse
+///    on 2b, protected by the tokin, is mate (worth 0). A drop on 2b is not: if the checker
+///    takes it, the gold on 2a takes the horse (the capture position is not mated in 2).
+/// 2. P*2b 1c2b: the tokin takes the pawn, another piece than the checker, and uncovers the
+///    rook on 1h: double check, and the gold cannot take both; 2a and 1b are covered. Mate.
+///
+/// So the drop counts and the mate is in 3, with the pawn left over. Every drop on 2b is as
+/// long and leaves one piece over; the pawn is the first. (B*4d and the other bishop drops
+/// down the diagonal mate as fast; the first in generation order is shown.)
+#[test]
+fn c_interposition_taken_by_another_piece_counts() {
+    let p = Problem {
+        sfen: "7gk/9/8+P/9/9/9/9/8R/9 b Brb3g4s4n4l17p 1",
+        length: 3,
+        line: "B*3c P*2b 1c2b",
+        plain: Some(3),
+        plain_plies: 3,
+    };
+    let line = check(&p);
+    let checker = counted_interposition(&p, &line, 2);
+    let take = line.moves[2];
+    assert_eq!(
+        take.to(),
+        line.moves[1].to(),
+        "the interposed piece is taken"
+    );
+    assert_ne!(
+        take.from(),
+        Some(checker),
+        "by another piece than the checker"
+    );
+    // The gold's 移動合 is listed as futile.
+    let gold = Move::from_usi("2a2b").unwrap();
+    let alt = line.defences[0]
+        .replies
+        .iter()
+        .find(|a| a.mv == gold)
+        .expect("2a2b is listed");
+    assert!(alt.futile && alt.length == 0, "{alt:?}");
+    let end = after(&p, &line, 3);
+    assert!(end.legal_moves().is_empty(), "checkmate");
+    assert_eq!(end.checkers().count(), 2, "double check");
+}
+
+// =============================================================================================
+// (d) An interposition the attacker must not capture
+// =============================================================================================
+
+/// White: king 1a, everything else but the rooks and a lance in hand. Black: rook 2g (file
+/// 2 is covered: 2a and 2b), a rook and a lance in hand.
+///
+/// 1. L*1c checks along 1b; the king cannot move (2a, 2b covered, 1b on the line), so every
+///    reply is a drop on 1b. If the lance took it (no promotion for the capture position),
+///    the king would take the unprotected lance: the capture position is not mated in 2, the
+///    drop is not futile. The lance must not take it:
+/// 2. P*1b R*2a: the rook on 2a, protected by the one on 2g, checks; 1b holds White's own
+///    pawn and 2b is covered twice. Mate in 3, nothing left over.
+///
+/// Had the drop been futile, L*1c would have been a mate in 1. The plain length is 3 as well.
+#[test]
+fn d_interposition_the_attacker_must_not_capture_counts() {
+    let p = Problem {
+        sfen: "8k/9/9/9/9/9/7R1/9/9 b RL2b4g4s4n3l18p 1",
+        length: 3,
+        line: "L*1c P*1b R*2a",
+        plain: Some(3),
+        plain_plies: 3,
+    };
+    let line = check(&p);
+    counted_interposition(&p, &line, 2);
+    assert_ne!(
+        line.moves[2].to(),
+        line.moves[1].to(),
+        "the pawn is not taken"
+    );
+    let after_check = after(&p, &line, 1);
+    assert!(!ends_line(&after_check));
+    assert!(!is_mate_with_futile_interpositions(&after_check));
+    // Every reply is a drop on 1b, worth 2 (counted).
+    let choice = &line.defences[0];
+    assert!(
+        choice
+            .replies
+            .iter()
+            .all(|a| a.length == 2 && !a.futile && a.mv.is_drop())
+    );
+}
+
+// =============================================================================================
+// (e) The captured piece is dropped later
+// =============================================================================================
+
+/// White: king 8a, promoted knight 8c, everything else but the rooks and a knight in hand.
+/// Black: dragon 9c, horse 9d, a rook in hand.
+///
+/// 1. 9c8c: the dragon takes the promoted knight and checks along 8b (adjacent to the king).
+///    The king may go to 7a or 9a (mated at once), or drop a piece on 8b. Taking it with the
+///    dragon lets the king take the dragon, so no drop is futile (no capture position is
+///    mated within 6). A pawn, lance, knight, silver or bishop on 8b is mated in 3 more; the
+///    gold holds out longest, 5 more (the brute force): it guards 7c, where the knight would
+///    otherwise be dropped.
+/// 2. G*8b 8c8b (the dragon takes the gold) 8a8b (the king takes the dragon), and the gold
+///    comes back: R*7b 8b8a G*8b, mate in 7 with the knight left over. In the capture
+///    position (the gold handed back to White) Black has no gold: that mate is gone.
+#[test]
+fn e_interposed_piece_captured_and_dropped_again_counts() {
+    let p = Problem {
+        sfen: "1k7/9/+R+n7/+B8/9/9/9/9/9 b Rb4g4s3n4l18p 1",
+        length: 7,
+        line: "9c8c G*8b 8c8b 8a8b R*7b 8b8a G*8b",
+        plain: Some(7),
+        plain_plies: 7,
+    };
+    let line = check(&p);
+    let checker = counted_interposition(&p, &line, 2);
+    assert_eq!(
+        line.moves[2].from(),
+        Some(checker),
+        "the dragon takes the gold"
+    );
+    assert_eq!(
+        line.moves[3].to(),
+        line.moves[2].to(),
+        "the king takes the dragon"
+    );
+    assert_eq!(
+        line.moves[6],
+        Move::from_usi("G*8b").unwrap(),
+        "the gold dropped"
+    );
+    // The gold is the longest of the drops on 8b; the others are worth 4.
+    for a in &line.defences[0].replies {
+        let expected = match a.mv.to_string().as_str() {
+            "G*8b" => 6,
+            "8a7a" | "8a9a" => 2,
+            _ => 4,
+        };
+        assert!(a.length <= expected && !a.futile, "{a:?}");
+    }
+    assert_eq!(line.hand_left.count(tsume::PieceKind::Knight), 1);
+    assert_eq!(line.hand_left.total(), 1);
+}
+
+/// A 移動合 that counts for the same kind of reason, away from the king: the rook moved in
+/// between is taken and White no longer has it.
+///
+/// White: king 2a, rook 4d, promoted knight 1c, nothing in hand. Black: promoted knight 2d,
+/// a rook and a gold in hand.
+///
+/// 1. R*5a checks along 4a-3a. 2a2b is the longest reply (2a1b is mated in 3 more, 2a3b at
+///    once, and 4d4a between is worth 4).
+/// 2. 2a2b 5a5b+: the dragon checks along 4b-3b. The king's moves are mated at once; 4d4b
+///    (移動合, two squares from the king) is worth 4: in its capture position the rook is
+///    back in White's hand and there is no mate within 4.
+/// 3. 4d4b 5b4b (the dragon takes the rook) 2b1a R*3a (the rook taken, dropped): mate in 7,
+///    the gold left over (G*2b mates as well; the rook drop comes first).
+#[test]
+fn e_move_interposition_away_from_the_king_counts() {
+    let p = Problem {
+        sfen: "7k1/9/8+n/5r1+N1/9/9/9/9/9 b RG 1",
+        length: 7,
+        line: "R*5a 2a2b 5a5b+ 4d4b 5b4b 2b1a R*3a",
+        plain: Some(7),
+        plain_plies: 7,
+    };
+    let line = check(&p);
+    let checker = counted_interposition(&p, &line, 4);
+    assert!(!line.moves[3].is_drop(), "a board move between (移動合)");
+    assert_eq!(line.moves[4].from(), Some(checker));
+    assert_eq!(line.moves[6], Move::from_usi("R*3a").unwrap());
+    assert_eq!(line.hand_left.count(tsume::PieceKind::Gold), 1);
+}
+
+// =============================================================================================
+// (f) Futile interpositions after the last move
+// =============================================================================================
+
+/// White: king 1c, everything else but the rooks in hand. Black: dragon 3b, a rook in hand.
+///
+/// 1. R*2c (protected by the dragon) checks; 1b is covered by the dragon, 1d is the only
+///    square: 1c1d.
+/// 2. 3b1b checks along 1c. The king cannot go to 1e (still on the dragon's file), 2d or 2e
+///    (the rook's file), nor take anything. Every reply is a drop on 1c, which the dragon
+///    takes, protected by the rook on 2c: mate. Futile, so the line ends there: mate in 3.
+///    Counted, X*1c 1b1c makes it 5.
+#[test]
+fn f_futile_interpositions_after_the_last_move() {
+    let p = Problem {
+        sfen: "9/6+R2/8k/9/9/9/9/9/9 b R2b4g4s4n4l18p 1",
+        length: 3,
+        line: "R*2c 1c1d 3b1b",
+        plain: Some(5),
+        plain_plies: 5,
+    };
+    let line = check(&p);
+    let replies = ends_in_futile_interpositions(&p, &line);
+    assert!(replies.iter().all(|m| m.to().to_string() == "1c"));
+    assert_eq!(replies.len(), 6, "P L N S G B (White has no rook)");
+}
+
+// =============================================================================================
+// (g) A futile 移動合
+// =============================================================================================
+
+/// White: king 1a, lance 2a, pawn 2b, gold 2e, nothing in hand. Black: knight 2d, rook 5i,
+/// nothing in hand.
+///
+/// 5i1i checks along file 1. White has nothing to drop; the only replies are the gold's
+/// moves between, 2e1e and 2e1f (移動合). Both are futile: the rook takes the gold (it goes
+/// back to White's hand), and the gold dropped between again is taken again, until the dragon
+/// on 1b, protected by the knight, mates. Mate in 1. Counted: 5i1i 2e1e 1i1e, and Black keeps
+/// the gold, White has nothing left to interpose: 3.
+#[test]
+fn g_futile_move_interposition() {
+    let p = Problem {
+        sfen: "7lk/7p1/9/7N1/7g1/9/9/9/4R4 b - 1",
+        length: 1,
+        line: "5i1i",
+        plain: Some(3),
+        plain_plies: 3,
+    };
+    let line = check(&p);
+    let replies = ends_in_futile_interpositions(&p, &line);
+    let mut got: Vec<String> = replies.iter().map(|m| m.to_string()).collect();
+    got.sort();
+    assert_eq!(got, ["2e1e", "2e1f"]);
+}
+
+// =============================================================================================
+// (h) An interposition next to the king, which the king could take back
+// =============================================================================================
+
+/// White: king 1a, gold 3a, everything else but the rooks and a bishop in hand. Black:
+/// dragon 3c, bishop 4e... see the test body for the position actually used.
+///
+/// White: king 1a, everything else but two rooks, a silver and a lance in hand. Black:
+/// dragon 3b... (kept short: the position and its answer)
+///
+/// White: king 1c, everything else but the rooks and two lances in hand. Black: rook 2f,
+/// promoted lance 3d, a lance and a gold in hand.
+#[test]
+fn h_placeholder() {}
