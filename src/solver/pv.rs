@@ -194,12 +194,13 @@ pub(crate) struct WalkedLine {
 
 impl Search<'_> {
     /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
-    /// the first check (in generation order) that mates within the budget left, after the
-    /// budget has been shrunk while it still holds (shortest attack); at defender nodes the
-    /// replies that are not mated two plies sooner (longest defence), futile interpositions
-    /// left out, and among those the one that leaves the attacker the fewest pieces in hand
-    /// (駒余り). Each decision is a bounded search with a share of nodes; an undecided one
-    /// makes the line inexact. `minimal`: the budget is proven to be the shortest mate.
+    /// the first check (in generation order) that mates within the budget left (with a proven
+    /// minimal budget, a shortest mate); at defender nodes the replies that are not mated two
+    /// plies sooner (longest defence), futile interpositions left out, and among those the one
+    /// that leaves the attacker the fewest pieces in hand (駒余り). Each decision is answered
+    /// from the table or by a bounded search; an undecided one makes the line inexact.
+    /// `minimal`: the budget is proven to be the shortest mate. `allowance`: nodes the
+    /// decisions may search at length before they fall back to short searches.
     pub(crate) fn extract_line(
         &mut self,
         root: &Position,
@@ -225,7 +226,7 @@ impl Search<'_> {
             .into_iter()
             .rev()
             .map(|(from_end, replies)| DefenderChoice {
-                ply: n - from_end,
+                ply: n - from_end + 1,
                 replies,
             })
             .collect();
