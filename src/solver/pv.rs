@@ -238,6 +238,49 @@ impl Search<'_> {
         })
     }
 
+    /// Looks for shortcuts beside a walked line, from its end back to the root: at each
+    /// attacker node, every other check is given a bounded search (at most `cap` nodes) for a
+    /// mate shorter than the rest of the line. A shortcut found this way is in the table, so a
+    /// search from the root for a shorter mate afterwards finds it cheaply. The line's own
+    /// moves are not searched again: a search through them would first follow the line to
+    /// its end and look for shortcuts from the bottom up. Returns the shortcuts found.
+    pub(crate) fn refine_beside_line(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        cap: u64,
+    ) -> usize {
+        let mut positions = Vec::with_capacity(moves.len() + 1);
+        let mut keys = Vec::with_capacity(moves.len() + 1);
+        let mut p = root.clone();
+        for &mv in moves {
+            positions.push(p.clone());
+            keys.push(p.key());
+            p.play_unchecked(mv);
+        }
+        let n = moves.len();
+        let mut found = 0;
+        for i in (0..n).step_by(2).rev() {
+            let rest = (n - i) as i32;
+            if rest < 5 || self.aborted.is_some() {
+                continue;
+            }
+            let pos = &positions[i];
+            for mv in pos.check_moves() {
+                if mv == moves[i] {
+                    continue;
+                }
+                let mut c = pos.clone();
+                c.play_unchecked(mv);
+                if let Within::Yes(_) = self.within_capped(&c, false, rest - 3, &keys[..=i], cap) {
+                    found += 1;
+                    break;
+                }
+            }
+        }
+        found
+    }
+
     /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`,
     /// from the table only (`search` false) or with a bounded search of at most `search` nodes.
     fn within(
@@ -271,21 +314,48 @@ impl Search<'_> {
         if !search || self.aborted.is_some() {
             return Within::Unknown;
         }
+        self.search_capped(pos, or, keys.len() as u32, b, cap)
+    }
+
+    /// A bounded search of at most `cap` nodes: mated within `budget` plies?
+    fn search_capped(
+        &mut self,
+        pos: &Position,
+        or: bool,
+        depth: u32,
+        budget: u16,
+        cap: u64,
+    ) -> Within {
         self.cap_at = Some(self.nodes + cap);
         self.cap_hit = false;
-        let before = self.nodes;
-        let v = self.solve_node(pos, or, keys.len() as u32, b);
+        let v = self.solve_node(pos, or, depth, budget);
         self.cap_at = None;
         self.cap_hit = false;
-        let r = judged(&v).unwrap_or(Within::Unknown);
-        if std::env::var_os("TSUME_DEBUG2").is_some() {
-            eprintln!(
-                "decide or={or} ply={} b={b} -> {r:?} in {} nodes",
-                keys.len(),
-                self.nodes - before
-            );
+        judged(&v).unwrap_or(Within::Unknown)
+    }
+
+    /// [`Self::within`] with a bounded search of at most `cap` nodes.
+    fn within_capped(
+        &mut self,
+        pos: &Position,
+        or: bool,
+        budget: i32,
+        keys: &[u64],
+        cap: u64,
+    ) -> Within {
+        if budget < 0 || (or && budget < 1) || keys.contains(&pos.key()) {
+            return Within::No;
         }
-        r
+        let b = (budget as u16).min(NO_LIMIT - 1);
+        self.set_path(keys);
+        let (v, _) = self.lookup(pos, b);
+        if let Some(w) = judged(&v) {
+            return w;
+        }
+        if self.aborted.is_some() {
+            return Within::Unknown;
+        }
+        self.search_capped(pos, or, keys.len() as u32, b, cap)
     }
 
     /// The shortest mate the table records for `pos` (an OR node) whatever the budget, or
