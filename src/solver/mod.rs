@@ -322,6 +322,9 @@ impl fmt::Debug for Solver {
     }
 }
 
+/// Mates up to this many plies look for their shortest length from the bottom up.
+const BOTTOM_UP_LIMIT: u16 = 41;
+
 /// Nodes for each check beside the line when shortcuts are looked for.
 const REFINE_NODES: u64 = 20_000;
 
@@ -433,7 +436,31 @@ impl Solver {
         // cost in proportion.
         let share = (allowance / 8).max(50_000);
         let mut refine = shortcuts;
-        loop {
+        // Short mates: budgets from the bottom up (1, 3, 5, ...), each proven empty before the
+        // next; the first with a mate is the shortest. Small budgets are cheap to refute,
+        // whereas a search within `len - 2` of a short mate can wander into long lines.
+        if len <= BOTTOM_UP_LIMIT {
+            let mut b = 1;
+            while b < len {
+                search.cap_at = Some(stop_at.min(search.nodes.saturating_add(share)));
+                search.cap_hit = false;
+                let v = search.solve_node(pos, true, 0, b);
+                search.cap_at = None;
+                if search.aborted.is_some() || search.cap_hit || search.depth_limited {
+                    break;
+                }
+                if v.pn == 0 {
+                    len = v.len.min(b);
+                    minimal = true;
+                    break;
+                }
+                b += 2;
+            }
+            if b >= len && !search.cap_hit && search.aborted.is_none() && !search.depth_limited {
+                minimal = true;
+            }
+        }
+        while !minimal {
             if len < 3 {
                 minimal = true;
                 break;

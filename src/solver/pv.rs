@@ -418,6 +418,7 @@ impl Search<'_> {
         let decide = walk.tight && self.nodes < self.walk_until;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
+        let mut longer: Option<Sub> = None;
         for pass in 0..2 {
             for (i, (mv, c)) in children.iter().enumerate() {
                 if tried[i] {
@@ -438,20 +439,35 @@ impl Search<'_> {
                         continue;
                     }
                 }
-                if skipped {
-                    walk.exact = false;
-                }
                 tried[i] = true;
+                let exact_before = walk.exact;
                 keys.push(c.key());
                 let sub = self.walk_and(c, b - 1, keys, walk);
                 keys.pop();
                 if let Some(mut sub) = sub {
                     sub.push(*mv);
-                    return Some(sub);
+                    if sub.rev.len() as i32 <= b {
+                        if skipped {
+                            walk.exact = false;
+                        }
+                        return Some(sub);
+                    }
+                    // Its line had to show a futile interposition and runs past the budget:
+                    // another check may have a line that fits.
+                    walk.exact = exact_before;
+                    if longer
+                        .as_ref()
+                        .is_none_or(|l: &Sub| sub.rev.len() < l.rev.len())
+                    {
+                        longer = Some(sub);
+                    }
                 }
             }
         }
-        None
+        if longer.is_some() {
+            walk.exact = false;
+        }
+        longer
     }
 
     fn walk_and(
