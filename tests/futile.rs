@@ -14,7 +14,7 @@
 //! worth, and a defender node where every reply is a futile interposition whose Q is mated at
 //! once (recursively) ends the line like a checkmate.
 //!
-//! `cargo test --release --test futile`, a second or two.
+//! `cargo test --release --test futile`: about five seconds in release.
 
 mod common;
 
@@ -149,8 +149,9 @@ fn ends_in_futile_interpositions(p: &Problem, line: &MateLine) -> Vec<Move> {
 }
 
 /// The defender's reply at 1-based ply `ply` of the line, checked to be an interposition that
-/// is not futile: its capture position is not mated within the plies left after it (brute
-/// force), or the checker cannot take it. Returns the distant checker's square.
+/// is not futile: its capture position is not mated within the plies the line has left from
+/// that reply (brute force), so the reply is worth its counted length; or the checker cannot
+/// take it. Returns the distant checker's square.
 fn counted_interposition(p: &Problem, line: &MateLine, ply: usize) -> tsume::Square {
     let before = after(p, line, ply - 1);
     let mv = line.moves[ply - 1];
@@ -181,11 +182,13 @@ fn counted_interposition(p: &Problem, line: &MateLine, ply: usize) -> tsume::Squ
 ///
 /// 1. 7e7b+ (the lance goes away, promoting) uncovers the bishop on 9g: check along 8f-7e.
 ///    Every reply is mated at once (the brute force values them all 2): 6d5d, the dragon's
-///    9d9g taking the bishop (then 7f7c), or a drop on 7e or 8f (then the dragon mates). The
-///    king's move leaves the attacker nothing in hand and comes first.
+///    9d9g taking the bishop (then 7f7c), or a drop on 7e or 8f (then the dragon mates). Of
+///    the replies whose mate leaves the attacker nothing in hand, the king's move comes first
+///    in generation order.
 /// 2. 6d5d 7f5f uncovers the bishop on 9h: check along 8g-7f-6e. The king has no square, and
-///    every reply is a drop on 8g, 7f or 6e, which the bishop takes (no promotion outside the
-///    zone) and mates from there without using the piece: futile. The line ends: mate in 3.
+///    every reply is a drop on 8g, 7f or 6e (4c, beyond the king, is still on the bishop's
+///    line), which the bishop takes (no promotion outside the zone) and mates from there
+///    without using the piece: futile. The line ends: mate in 3.
 ///
 /// Counted, those drops (and the ones that follow them) make it 9 plies.
 #[test]
@@ -212,8 +215,8 @@ fn a_issue_problem_is_a_mate_in_3() {
 // (b) A rook from afar, every drop between futile
 // =============================================================================================
 
-/// White: king 1a, lance 2a, pawn 2b, everything else in hand. Black: knight 2d, rook 5i,
-/// nothing in hand.
+/// White: king 1a, lance 2a, pawn 2b, the rest in hand. Black: knight 2d, rook 5i, nothing
+/// in hand.
 ///
 /// 5i1i checks along file 1 (1b to 1h between). The king cannot move (2a and 2b hold its own
 /// pieces, 1b is on the rook's line), and no White piece on the board reaches the file, so
@@ -232,8 +235,8 @@ fn b_rook_from_afar_with_every_drop_futile_is_a_mate_in_1() {
     };
     let line = check(&p);
     let replies = ends_in_futile_interpositions(&p, &line);
-    // Seven squares; every kind of piece, pawns and knights only where they can be dropped
-    // (a knight not on 1h, the last ranks for White's knights being 1h and 1i).
+    // Seven squares, seven kinds, but no knight on 1h (White's knights cannot be dropped on
+    // its last two ranks, h and i).
     assert_eq!(replies.len(), 7 * 7 - 1, "{replies:?}");
     assert!(replies.iter().all(|m| m.is_drop()));
     assert_eq!(line.hand_left, tsume::Hand::EMPTY);
@@ -243,7 +246,7 @@ fn b_rook_from_afar_with_every_drop_futile_is_a_mate_in_1() {
 // (c) An interposition taken by another piece than the checker
 // =============================================================================================
 
-/// White: king 1a, gold 2a, everything else but a bishop in hand. Black: tokin 1c, rook 1h
+/// White: king 1a, gold 2a, the rest in hand (rb3g4s4n4l17p). Black: tokin 1c, rook 1h
 /// (behind the tokin on file 1), a bishop in hand.
 ///
 /// 1. B*3c checks along 2b. The king has no square (1b is the tokin's, 2b the bishop's line).
@@ -285,7 +288,8 @@ fn c_interposition_taken_by_another_piece_counts() {
         .iter()
         .find(|a| a.mv == gold)
         .expect("2a2b is listed");
-    assert!(alt.futile && alt.length == 0, "{alt:?}");
+    // Worth 0 (its capture position is mate); the length shown is that or an upper bound.
+    assert!(alt.futile && (!alt.exact || alt.length == 0), "{alt:?}");
     let end = after(&p, &line, 3);
     assert!(end.legal_moves().is_empty(), "checkmate");
     assert_eq!(end.checkers().count(), 2, "double check");
@@ -295,43 +299,58 @@ fn c_interposition_taken_by_another_piece_counts() {
 // (d) An interposition the attacker must not capture
 // =============================================================================================
 
-/// White: king 1a, everything else but the rooks and a lance in hand. Black: rook 2g (file
-/// 2 is covered: 2a and 2b), a rook and a lance in hand.
+/// White: king 5a, lance 6a, pawn 6b, bishop 8f (on the diagonal 7e-6d-5c-4b-3a), a silver
+/// in hand. Black: knight 3c, lance 4g (file 4 up to 4a), a lance and a gold in hand.
 ///
-/// 1. L*1c checks along 1b; the king cannot move (2a, 2b covered, 1b on the line), so every
-///    reply is a drop on 1b. If the lance took it (no promotion for the capture position),
-///    the king would take the unprotected lance: the capture position is not mated in 2, the
-///    drop is not futile. The lance must not take it:
-/// 2. P*1b R*2a: the rook on 2a, protected by the one on 2g, checks; 1b holds White's own
-///    pawn and 2b is covered twice. Mate in 3, nothing left over.
+/// 1. L*5d checks along 5c-5b. The king has no square: 4a and 4b are covered (the knight and
+///    the lance on 4g), 6a and 6b hold its own pieces. The replies, each worth 2 by the brute
+///    force: S*5b, S*5c, and the bishop's 8f5c (移動合, as long but futile: its capture
+///    position is mated as fast).
+/// 2. S*5c, two squares from the king, must not be taken: the lance taking it (as in its
+///    capture position) is taken by the bishop, and no mate follows within 2. Instead G*4b:
+///    the silver now blocks the bishop's diagonal, so the gold, protected by the lance on 4g,
+///    stays; 4a and 5b are the gold's, 6a and 6b White's own. Mate in 3, nothing left over.
 ///
-/// Had the drop been futile, L*1c would have been a mate in 1. The plain length is 3 as well.
+/// S*5b is as long, but the mate after it (3c4a+, the first in generation order) leaves the
+/// gold over; the defender prefers the reply that leaves the attacker fewest pieces (駒余り):
+/// S*5c.
 #[test]
 fn d_interposition_the_attacker_must_not_capture_counts() {
     let p = Problem {
-        sfen: "8k/9/9/9/9/9/7R1/9/9 b RL2b4g4s4n3l18p 1",
+        sfen: "3lk4/3p5/6N2/9/9/1b7/5L3/9/9 b LGs 1",
         length: 3,
-        line: "L*1c P*1b R*2a",
+        line: "L*5d S*5c G*4b",
         plain: Some(3),
         plain_plies: 3,
     };
     let line = check(&p);
     counted_interposition(&p, &line, 2);
-    assert_ne!(
-        line.moves[2].to(),
-        line.moves[1].to(),
-        "the pawn is not taken"
-    );
-    let after_check = after(&p, &line, 1);
-    assert!(!ends_line(&after_check));
-    assert!(!is_mate_with_futile_interpositions(&after_check));
-    // Every reply is a drop on 1b, worth 2 (counted).
-    let choice = &line.defences[0];
+    let interposed = line.moves[1].to();
+    let king = after(&p, &line, 1)
+        .king_square(tsume::Color::White)
+        .unwrap();
     assert!(
-        choice
-            .replies
-            .iter()
-            .all(|a| a.length == 2 && !a.futile && a.mv.is_drop())
+        king.rank().abs_diff(interposed.rank()) > 1,
+        "not next to the king"
+    );
+    assert_ne!(line.moves[2].to(), interposed, "the silver is not taken");
+    // Taking it does not mate: after 5d5c (or 5d5c+) the line does not end.
+    let at = after(&p, &line, 2);
+    for take in ["5d5c", "5d5c+"] {
+        if let Ok(mv) = at.parse_usi_move(take) {
+            let mut c = at.clone();
+            c.play(mv).unwrap();
+            assert!(!ends_line(&c), "{take}");
+        }
+    }
+    let lengths: Vec<(String, u32)> = line.defences[0]
+        .replies
+        .iter()
+        .map(|a| (a.mv.to_string(), a.length))
+        .collect();
+    assert_eq!(
+        lengths,
+        [("8f5c".into(), 2), ("S*5b".into(), 2), ("S*5c".into(), 2)]
     );
 }
 
@@ -339,15 +358,14 @@ fn d_interposition_the_attacker_must_not_capture_counts() {
 // (e) The captured piece is dropped later
 // =============================================================================================
 
-/// White: king 8a, promoted knight 8c, everything else but the rooks and a knight in hand.
-/// Black: dragon 9c, horse 9d, a rook in hand.
+/// White: king 8a, promoted knight 8c, the rest in hand. Black: dragon 9c, horse 9d, a rook
+/// in hand.
 ///
 /// 1. 9c8c: the dragon takes the promoted knight and checks along 8b (adjacent to the king).
 ///    The king may go to 7a or 9a (mated at once), or drop a piece on 8b. Taking it with the
 ///    dragon lets the king take the dragon, so no drop is futile (no capture position is
 ///    mated within 6). A pawn, lance, knight, silver or bishop on 8b is mated in 3 more; the
-///    gold holds out longest, 5 more (the brute force): it guards 7c, where the knight would
-///    otherwise be dropped.
+///    gold holds out longest, 5 more (the brute force).
 /// 2. G*8b 8c8b (the dragon takes the gold) 8a8b (the king takes the dragon), and the gold
 ///    comes back: R*7b 8b8a G*8b, mate in 7 with the knight left over. In the capture
 ///    position (the gold handed back to White) Black has no gold: that mate is gone.
@@ -424,7 +442,7 @@ fn e_move_interposition_away_from_the_king_counts() {
 // (f) Futile interpositions after the last move
 // =============================================================================================
 
-/// White: king 1c, everything else but the rooks in hand. Black: dragon 3b, a rook in hand.
+/// White: king 1c, the rest in hand (no rook). Black: dragon 3b, a rook in hand.
 ///
 /// 1. R*2c (protected by the dragon) checks; 1b is covered by the dragon, 1d is the only
 ///    square: 1c1d.
@@ -479,13 +497,193 @@ fn g_futile_move_interposition() {
 // (h) An interposition next to the king, which the king could take back
 // =============================================================================================
 
-/// White: king 1a, gold 3a, everything else but the rooks and a bishop in hand. Black:
-/// dragon 3c, bishop 4e... see the test body for the position actually used.
+/// White: king 1a, the rest in hand (no rook). Black: rook 2g (file 2 is covered: 2a and
+/// 2b), a rook and a lance in hand.
 ///
-/// White: king 1a, everything else but two rooks, a silver and a lance in hand. Black:
-/// dragon 3b... (kept short: the position and its answer)
+/// 1. L*1c checks along 1b. The king cannot move (2a and 2b covered, 1b on the line), so
+///    every reply is a drop on 1b, next to the king. Its capture position has the lance on
+///    1b (a lance's capture does not promote), unprotected: the king takes it, no mate within 2,
+///    so the drop is not futile; it counts.
+/// 2. P*1b R*2a: the rook on 2a, protected by the one on 2g, checks; 1b holds White's own
+///    pawn and 2b is covered twice. Mate in 3, nothing left over.
 ///
-/// White: king 1c, everything else but the rooks and two lances in hand. Black: rook 2f,
-/// promoted lance 3d, a lance and a gold in hand.
+/// Had the drop been futile, L*1c would have been a mate in 1.
 #[test]
-fn h_placeholder() {}
+fn h_interposition_next_to_the_king_that_it_could_take_back_counts() {
+    let p = Problem {
+        sfen: "8k/9/9/9/9/9/7R1/9/9 b RL2b4g4s4n3l18p 1",
+        length: 3,
+        line: "L*1c P*1b R*2a",
+        plain: Some(3),
+        plain_plies: 3,
+    };
+    let line = check(&p);
+    counted_interposition(&p, &line, 2);
+    let after_check = after(&p, &line, 1);
+    assert!(!ends_line(&after_check));
+    assert!(!is_mate_with_futile_interpositions(&after_check));
+    // In the capture position the king can take the lance.
+    let dc = distant_check(&after_check).unwrap();
+    let q = capture_position(&after_check, &dc, line.moves[1]).unwrap();
+    let take_back = q.parse_usi_move("1a1b").unwrap();
+    assert!(q.is_legal(take_back));
+    // Every reply is a drop on 1b (no rook left for White), counted, worth 2.
+    let choice = &line.defences[0];
+    assert_eq!(choice.replies.len(), 6);
+    assert!(
+        choice.replies.iter().all(|a| a.length == 2
+            && !a.futile
+            && a.mv.is_drop()
+            && a.mv.to() == line.moves[1].to()),
+        "{choice:?}"
+    );
+}
+
+// =============================================================================================
+// Lines through defences made only of futile interpositions
+// =============================================================================================
+
+/// Checks that the solver gives a mate of exactly `length` plies, proven shortest and exact,
+/// that is one of the brute force's main lines, for `sfen` and its colour-swapped twin.
+fn assert_shown_line_of_mate_length(sfen: &str, length: u32) -> Vec<String> {
+    let mut failures = Vec::new();
+    for s in [sfen.to_string(), flip_sfen(sfen)] {
+        let pos = Position::from_sfen(&s).unwrap();
+        let mut futile = Brute::new(true, BRUTE_NODES);
+        assert_eq!(futile.shortest(&pos, length), Some(Some(length)), "{s}");
+        let lines = main_lines(&pos, length);
+        assert!(
+            !lines.is_empty(),
+            "{s}: no line of {length} plies can be shown"
+        );
+        let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+        let line = match solver.solve(&pos).outcome {
+            Outcome::Mate(line) => line,
+            other => panic!("{s}: {other:?}"),
+        };
+        check_line(&pos, &line.moves).unwrap_or_else(|e| panic!("{s}: {e}"));
+        if !(line.len() as u32 == length
+            && line.shortest_proven
+            && line.exact
+            && lines.contains(&line.moves))
+        {
+            failures.push(format!(
+                "{s}: solver's mate in {} (shortest proven {}, exact {}): {}; the brute force \
+                 mates in {length}, e.g. {}",
+                line.len(),
+                line.shortest_proven,
+                line.exact,
+                usi(&line.moves),
+                usi(&lines[0])
+            ));
+        }
+    }
+    failures
+}
+
+/// Found by the random-position tests. Each position has a mate whose length is worth less
+/// than any line through it that could be shown: at some defender node of it, every longest
+/// reply is a futile interposition (worth its capture position's length, shorter than the
+/// reply counted), so its line would continue from the capture position, which is not a
+/// position of the game. Other mates of the same length have lines that can be shown (the
+/// brute force lists them); the solver must give one of those, proven shortest.
+///
+/// The first, explained: White attacks, king-less, with a horse on 3h and a rook and a lance
+/// in hand; Black: king 1h, pawn 1e, everything else in hand. L*1g (the king must take it)
+/// and R*2h are mates in 3 with lines that can be shown. L*1f is worth a mate in 3 too, but
+/// only through futile interpositions: every reply is a drop on 1g (no pawn: the one on 1e),
+/// mated in 3 more counted (the lance takes it, the king takes the lance, R*1f) but whose
+/// capture position is mated in 2. The others are alike, with mates in 5.
+#[test]
+fn i_defences_made_only_of_futile_interpositions_do_not_hide_a_line() {
+    let cases = [
+        ("9/9/9/9/8P/9/9/6+b1K/9 w RB4G4S4N3L17Prl 1", 3),
+        ("9/7B1/7k1/9/9/6+R2/9/9/9 b Rb4g4s4n4l18p 1", 5),
+        ("9/k8/9/BG7/9/9/9/9/9 b Rrb3g4s4n4l18p 1", 5),
+        ("k8/9/9/B8/9/9/9/9/9 b 2RGb3g4s4n4l18p 1", 5),
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .flat_map(|&(sfen, n)| assert_shown_line_of_mate_length(sfen, n))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Found by the random-position tests: a three-piece position with a mate in 5 (R*4b 2b2a
+/// B*4c 2a1a L*1b) for which the solver must prove that there is no mate in 3.
+#[test]
+fn j_small_mate_is_proven_shortest() {
+    let failures = assert_shown_line_of_mate_length("7S1/7k1/9/9/7+S1/9/9/9/9 b RBL 1", 5);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// =============================================================================================
+// The definition against the library's
+// =============================================================================================
+
+/// `is_mate_with_futile_interpositions` agrees with the definition of tests/common on every
+/// position along the lines of the problems above, on every position reached by one check
+/// from them, and on the capture positions of every interposition there.
+#[test]
+fn library_line_end_test_agrees_with_the_definition() {
+    let sfens = [
+        "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1",
+        "7lk/7p1/9/7N1/9/9/9/9/4R4 b r2b4g4s3n3l17p 1",
+        "7gk/9/8+P/9/9/9/9/8R/9 b Brb3g4s4n4l17p 1",
+        "3lk4/3p5/6N2/9/9/1b7/5L3/9/9 b LGs 1",
+        "1k7/9/+R+n7/+B8/9/9/9/9/9 b Rb4g4s3n4l18p 1",
+        "7k1/9/8+n/5r1+N1/9/9/9/9/9 b RG 1",
+        "9/6+R2/8k/9/9/9/9/9/9 b R2b4g4s4n4l18p 1",
+        "7lk/7p1/9/7N1/7g1/9/9/9/4R4 b - 1",
+        "8k/9/9/9/9/9/7R1/9/9 b RL2b4g4s4n3l18p 1",
+    ];
+    let mut compared = 0;
+    let mut ends = 0;
+    let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+    for sfen in sfens {
+        let root = Position::from_sfen(sfen).unwrap();
+        let Outcome::Mate(line) = solver.solve(&root).outcome else {
+            panic!("{sfen}: no mate");
+        };
+        let mut pos = root.clone();
+        for (i, &mv) in line.moves.iter().enumerate() {
+            if i % 2 == 0 {
+                // Attacker to move: every check.
+                for check in pos.check_moves() {
+                    let mut c = pos.clone();
+                    c.play_unchecked(check);
+                    let mut todo = vec![c];
+                    // The position, and the capture positions of its interpositions (one per
+                    // square: the piece goes back to the hand it came from).
+                    let mut seen = std::collections::HashSet::new();
+                    while let Some(d) = todo.pop() {
+                        if !seen.insert(d.key()) {
+                            continue;
+                        }
+                        let mine = ends_line(&d);
+                        assert_eq!(
+                            mine,
+                            is_mate_with_futile_interpositions(&d),
+                            "{}",
+                            d.to_sfen()
+                        );
+                        compared += 1;
+                        ends += mine as u32;
+                        if let Some(dc) = distant_check(&d) {
+                            for r in d.legal_moves() {
+                                if is_interposition(&d, &dc, r) {
+                                    todo.extend(capture_position(&d, &dc, r));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(
+        compared > 500 && ends > 20,
+        "{compared} positions, {ends} line ends"
+    );
+}
