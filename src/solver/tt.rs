@@ -339,6 +339,40 @@ mod tests {
     }
 
     #[test]
+    fn budgets() {
+        let mut t = Table::new(1);
+        t.new_search();
+        let mv = Move::from_usi("G*5b").unwrap();
+        let (pn, dn) = PROVEN;
+        t.store(42, hand(1, 0), pn, dn, 9, Some(mv), 10);
+        assert_eq!(t.probe(42, hand(1, 0), 9).pn, 0, "a mate in 9 is within 9");
+        let p = t.probe(42, hand(1, 0), 7);
+        assert!(p.pn != 0 && p.found, "too long for 7, but known");
+        assert_eq!(p.best, Some(mv), "with its move");
+        // A shorter proof with the same hand replaces the longer one.
+        t.store(42, hand(1, 0), pn, dn, 5, Some(mv), 10);
+        assert_eq!(t.probe(42, hand(1, 0), 7).len, 5);
+        // A disproof holds for the plies it was searched with, and fewer.
+        let (pn, dn) = DISPROVEN;
+        t.store(43, hand(1, 1), pn, dn, 11, None, 10);
+        assert_eq!(t.probe(43, hand(1, 1), 11).dn, 0);
+        assert_eq!(
+            t.probe(43, hand(0, 1), 3).dn,
+            0,
+            "fewer plies, fewer pieces"
+        );
+        assert!(!t.probe(43, hand(1, 1), 13).found, "not for more plies");
+        assert!(!t.probe(43, hand(1, 1), NO_LIMIT).found);
+        // A deeper disproof replaces it; a proof of the same hand lives beside it.
+        t.store(43, hand(1, 1), pn, dn, 15, None, 10);
+        assert_eq!(t.probe(43, hand(1, 1), 13).dn, 0);
+        let (pn, dn) = PROVEN;
+        t.store(43, hand(1, 1), pn, dn, 17, None, 10);
+        assert_eq!(t.probe(43, hand(1, 1), 15).dn, 0);
+        assert_eq!(t.probe(43, hand(1, 1), 17).pn, 0);
+    }
+
+    #[test]
     fn new_search_forgets() {
         let mut t = Table::new(1);
         t.store(42, hand(0, 0), 3, 4, 0, None, 1);
