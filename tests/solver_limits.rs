@@ -1,7 +1,11 @@
 //! Solver cases beside tests/solver.rs: a stopped solver runs the next search to the end, a
-//! table far too small for the proof still gives a verified mate, and a White attacker is solved
-//! like the same problem for Black.
+//! table far too small for the proof still gives a verified mate, a White attacker is solved
+//! like the same problem for Black, and a search cut short by its node limit never reports a
+//! line shorter than the mate.
 
+mod common;
+
+use common::{Brute, usi};
 use std::time::Duration;
 use tsume::{Outcome, Position, Solver, SolverConfig, StopReason};
 
@@ -53,4 +57,45 @@ fn white_attacker_is_solved_like_black() {
         panic!("both are mates");
     };
     assert_eq!(a.len(), b.len());
+}
+
+/// Found by the random-position test of tests/solver.rs. The mate is in 9 (R*7b 8b9c 7b7c+
+/// 9c9d 7c8c 9d9e L*9g P*9f N*8g; the brute force of tests/common finds none within 7, futile
+/// interpositions not counted, and 9 with every interposition counted). After R*7b 8b9c
+/// 7b7c+ the king must go on to 9d: a drop on 8c is a futile interposition, worth nothing (the
+/// dragon takes it and mates). A search stopped by its node limit may give a verdict with a
+/// line that is not proven shortest, but the line must still be a forced mate: never shorter
+/// than the mate, never ending with a futile reply where the king could run.
+#[test]
+fn node_limited_line_is_never_shorter_than_the_mate() {
+    let sfen = "2G6/Sk7/9/9/9/9/9/9/9 b RNLr2b3g3s3n3l18p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut futile = Brute::new(true, 20_000_000);
+    assert_eq!(futile.shortest(&pos, 7), Some(None), "no mate within 7");
+    let mut plain = Brute::new(false, 20_000_000);
+    assert_eq!(plain.shortest(&pos, 9), Some(Some(9)));
+    let mut failures = Vec::new();
+    for nodes in [None, Some(50_000), Some(200_000), Some(1_000_000)] {
+        let mut solver = Solver::new(SolverConfig::new().hash_mib(16).node_limit(nodes));
+        match solver.solve(&pos).outcome {
+            Outcome::Mate(line) if line.len() < 9 => failures.push(format!(
+                "node limit {nodes:?}: mate in {} (shortest proven {}, exact {}): {}",
+                line.len(),
+                line.shortest_proven,
+                line.exact,
+                usi(&line.moves)
+            )),
+            Outcome::Mate(line) if nodes.is_none() => {
+                assert_eq!(line.len(), 9, "{}", usi(&line.moves));
+                assert!(line.shortest_proven);
+            }
+            Outcome::Mate(_) | Outcome::Unknown(_) => {}
+            Outcome::NoMate => failures.push(format!("node limit {nodes:?}: no mate")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{sfen}: the mate is in 9:\n{}",
+        failures.join("\n")
+    );
 }

@@ -23,6 +23,7 @@ use crate::bitboard::{self, Bitboard};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{PieceKind, Square};
+use ahash::AHashMap;
 
 /// The single checker giving check from a distance in `pos` (defender to move) and the squares
 /// between it and the king, or `None` (no check, double check, or an adjacent or knight check).
@@ -95,22 +96,32 @@ pub(crate) fn capture_keys(pos: &Position, mv: Move, checker: Square) -> Option<
 /// a futile interposition whose capture position ends a line in the same sense (a mate in 0
 /// once futile interpositions are not counted). The rules core only: no search.
 pub fn is_mate_with_futile_interpositions(pos: &Position) -> bool {
+    ends_line(pos, &mut AHashMap::new())
+}
+
+/// [`is_mate_with_futile_interpositions`] with the answers for capture positions remembered
+/// (the drops of every kind on one square share theirs).
+fn ends_line(pos: &Position, memo: &mut AHashMap<u64, bool>) -> bool {
     if !pos.in_check() {
         return false;
     }
-    let replies = pos.legal_moves();
-    if replies.is_empty() {
-        return true;
+    if let Some(&known) = memo.get(&pos.key()) {
+        return known;
     }
-    let Some((checker, between)) = distant_check(pos) else {
-        return false;
-    };
-    replies.iter().all(|&mv| {
+    let replies = pos.legal_moves();
+    let answer = if replies.is_empty() {
+        true
+    } else if let Some((checker, between)) = distant_check(pos) {
         // A king move is never an interposition (the king cannot stay on the checked line).
-        between.contains(mv.to())
-            && capture_position(pos, mv, checker)
-                .is_some_and(|q| is_mate_with_futile_interpositions(&q))
-    })
+        replies.iter().all(|&mv| {
+            between.contains(mv.to())
+                && capture_position(pos, mv, checker).is_some_and(|q| ends_line(&q, memo))
+        })
+    } else {
+        false
+    };
+    memo.insert(pos.key(), answer);
+    answer
 }
 
 #[cfg(test)]

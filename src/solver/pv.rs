@@ -562,6 +562,16 @@ impl Search<'_> {
         if standing > 1 || (standing == 1 && !walk.tight) {
             walk.exact = false;
         }
+        // With the limits spent, a reply that could be neither shown nor shown to be shorter
+        // might be the longest: no faithful line can be walked from here.
+        if self.aborted.is_some()
+            && js
+                .iter()
+                .enumerate()
+                .any(|(i, j)| j.short.is_none() && !j.long && !showable.contains(&i))
+        {
+            return None;
+        }
         let mut counted = showable;
         // The defender prefers the longest line, then the one that leaves the attacker the
         // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
