@@ -436,52 +436,49 @@ impl Solver {
         // cost in proportion.
         let share = (allowance / 8).max(50_000);
         let mut refine = shortcuts;
+        let until = |search: &Search<'_>| stop_at.min(search.nodes.saturating_add(share));
         // Short mates: budgets from the bottom up (1, 3, 5, ...), each proven empty before the
         // next; the first with a mate is the shortest. Small budgets are cheap to refute,
         // whereas a search within `len - 2` of a short mate can wander into long lines.
         if len <= BOTTOM_UP_LIMIT {
             let mut b = 1;
             while b < len {
-                search.cap_at = Some(stop_at.min(search.nodes.saturating_add(share)));
-                search.cap_hit = false;
-                let v = search.solve_node(pos, true, 0, b);
-                search.cap_at = None;
-                if search.aborted.is_some() || search.cap_hit || search.depth_limited {
+                let cap = until(search);
+                let Some(v) = search.solve_until(pos, true, 0, b, cap) else {
+                    break;
+                };
+                if search.aborted.is_some() || search.depth_limited {
                     break;
                 }
                 if v.pn == 0 {
                     len = v.len.min(b);
-                    minimal = true;
                     break;
                 }
                 b += 2;
             }
-            if b >= len && !search.cap_hit && search.aborted.is_none() && !search.depth_limited {
-                minimal = true;
-            }
+            // Either a mate at `b` or every budget below `len` refuted.
+            minimal = b >= len;
         }
         while !minimal {
             if len < 3 {
                 minimal = true;
                 break;
             }
-            search.cap_at = Some(stop_at.min(search.nodes.saturating_add(share)));
-            search.cap_hit = false;
-            let v = search.solve_node(pos, true, 0, len - 2);
-            search.cap_at = None;
-            if search.aborted.is_some() || search.cap_hit && (!refine || search.nodes >= stop_at) {
-                break;
-            }
-            if search.cap_hit {
+            let cap = until(search);
+            let Some(v) = search.solve_until(pos, true, 0, len - 2, cap) else {
+                if !refine || search.nodes >= stop_at || search.aborted.is_some() {
+                    break;
+                }
                 // Too hard from the root: look for shortcuts beside the line, and again while
                 // that finds some.
                 refine = false;
-                search.cap_hit = false;
                 if let Some(w) = search.extract_line(pos, len, false, false, 0) {
-                    let n = search.refine_beside_line(pos, &w.moves, REFINE_NODES);
-                    refine = n > 0;
+                    refine = search.refine_beside_line(pos, &w.moves, REFINE_NODES) > 0;
                 }
                 continue;
+            };
+            if search.aborted.is_some() {
+                break;
             }
             if v.pn == 0 {
                 len = v.len.min(len - 2);
@@ -490,10 +487,8 @@ impl Solver {
                 break;
             }
         }
-        search.cap_hit = false;
-        // The walk's decisions draw on what is left (and a minimum, so a line is always
-        // attempted); a global limit that ran out leaves it to the table.
-        let aborted = search.aborted.clone();
+        // The walk's decisions search at length with what is left of the allowance; a global
+        // limit that ran out leaves it to the table.
         let left = stop_at.saturating_sub(search.nodes);
         let walked = search.extract_line(pos, len, minimal, alternatives, left);
         match walked {
@@ -507,7 +502,7 @@ impl Solver {
                 }),
                 Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
             },
-            None => match aborted.or(search.aborted.clone()) {
+            None => match search.aborted.clone() {
                 Some(reason) => Outcome::Unknown(reason),
                 None => Outcome::Unknown(StopReason::UnverifiedLine(
                     "no line could be walked out of the proof".into(),

@@ -182,6 +182,25 @@ pub(crate) struct LineWalk {
     /// Stays true while every choice was decided exactly.
     pub exact: bool,
     steps: u64,
+    /// The node count up to which decisions may search at length.
+    until: u64,
+}
+
+impl LineWalk {
+    /// Whether choices are still decided exactly: the length is proven minimal and the
+    /// allowance lasts (`nodes` searched so far).
+    fn deciding(&self, nodes: u64) -> bool {
+        self.tight && nodes < self.until
+    }
+
+    /// Nodes one decision may search now: at length while a whole one fits in the allowance.
+    fn cap(&self, nodes: u64) -> u64 {
+        if self.tight && self.until.saturating_sub(nodes) >= DECISION_NODES {
+            DECISION_NODES
+        } else {
+            DECISION_NODES_LOOSE
+        }
+    }
 }
 
 /// A walked line.
@@ -209,15 +228,14 @@ impl Search<'_> {
         alternatives: bool,
         allowance: u64,
     ) -> Option<WalkedLine> {
-        self.walk_until = self.nodes.saturating_add(allowance);
         let mut walk = LineWalk {
             tight: minimal,
             alternatives,
             exact: true,
             steps: 0,
+            until: self.nodes.saturating_add(allowance),
         };
         let mut keys = vec![root.key()];
-        self.walk_tight = minimal;
         let sub = self.walk_or(root, budget as i32, &mut keys, &mut walk)?;
         let moves: Vec<Move> = sub.rev.iter().rev().copied().collect();
         let n = moves.len();
@@ -272,7 +290,7 @@ impl Search<'_> {
                 }
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
-                if let Within::Yes(_) = self.within_capped(&c, false, rest - 3, &keys[..=i], cap) {
+                if let Within::Yes(_) = self.within(&c, false, rest - 3, &keys[..=i], Some(cap)) {
                     found += 1;
                     break;
                 }
@@ -281,67 +299,16 @@ impl Search<'_> {
         found
     }
 
-    /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`,
-    /// from the table only (`search` false) or with a bounded search of at most `search` nodes.
+    /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
+    /// from the table, then, given a `search` cap, by a bounded search of at most that many
+    /// nodes.
     fn within(
         &mut self,
         pos: &Position,
         or: bool,
         budget: i32,
         keys: &[u64],
-        search: bool,
-    ) -> Within {
-        // Decisions search longer while the walk's allowance lasts and the length is proven
-        // minimal; otherwise briefly.
-        let left = self.walk_until.saturating_sub(self.nodes);
-        let cap = if self.walk_tight && left >= DECISION_NODES {
-            DECISION_NODES
-        } else {
-            DECISION_NODES_LOOSE
-        };
-        if budget < 0 || (or && budget < 1) {
-            return Within::No;
-        }
-        if keys.contains(&pos.key()) {
-            return Within::No;
-        }
-        let b = (budget as u16).min(NO_LIMIT - 1);
-        self.set_path(keys);
-        let (v, _) = self.lookup(pos, b);
-        if let Some(w) = judged(&v) {
-            return w;
-        }
-        if !search || self.aborted.is_some() {
-            return Within::Unknown;
-        }
-        self.search_capped(pos, or, keys.len() as u32, b, cap)
-    }
-
-    /// A bounded search of at most `cap` nodes: mated within `budget` plies?
-    fn search_capped(
-        &mut self,
-        pos: &Position,
-        or: bool,
-        depth: u32,
-        budget: u16,
-        cap: u64,
-    ) -> Within {
-        self.cap_at = Some(self.nodes + cap);
-        self.cap_hit = false;
-        let v = self.solve_node(pos, or, depth, budget);
-        self.cap_at = None;
-        self.cap_hit = false;
-        judged(&v).unwrap_or(Within::Unknown)
-    }
-
-    /// [`Self::within`] with a bounded search of at most `cap` nodes.
-    fn within_capped(
-        &mut self,
-        pos: &Position,
-        or: bool,
-        budget: i32,
-        keys: &[u64],
-        cap: u64,
+        search: Option<u64>,
     ) -> Within {
         if budget < 0 || (or && budget < 1) || keys.contains(&pos.key()) {
             return Within::No;
@@ -352,10 +319,15 @@ impl Search<'_> {
         if let Some(w) = judged(&v) {
             return w;
         }
-        if self.aborted.is_some() {
-            return Within::Unknown;
+        match search {
+            Some(cap) if self.aborted.is_none() => {
+                let until = self.nodes + cap;
+                self.solve_until(pos, or, keys.len() as u32, b, until)
+                    .and_then(|v| judged(&v))
+                    .unwrap_or(Within::Unknown)
+            }
+            _ => Within::Unknown,
         }
-        self.search_capped(pos, or, keys.len() as u32, b, cap)
     }
 
     /// The shortest mate the table records for `pos` (an OR node) whatever the budget, or
@@ -367,9 +339,9 @@ impl Search<'_> {
     }
 
     /// Decides whether reply `j` at a defender node with `budget` is mated two plies sooner
-    /// (through its child, counted, or its capture position, futile); `search`: with bounded
-    /// searches, else from the table.
-    fn judge_reply(&mut self, j: &mut Judged, budget: i32, keys: &[u64], search: bool) {
+    /// (through its child, counted, or its capture position, futile); `search`: the cap of
+    /// bounded searches, or `None` for the table only.
+    fn judge_reply(&mut self, j: &mut Judged, budget: i32, keys: &[u64], search: Option<u64>) {
         if j.short.is_some() || j.long {
             return;
         }
@@ -415,7 +387,7 @@ impl Search<'_> {
         // minimal length every such check is a shortest mate, and deciding the checks before
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
-        let decide = walk.tight && self.nodes < self.walk_until;
+        let decide = walk.deciding(self.nodes);
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
         let mut longer: Option<Sub> = None;
@@ -424,7 +396,8 @@ impl Search<'_> {
                 if tried[i] {
                     continue;
                 }
-                let w = self.within(c, false, b - 1, keys, pass == 1 || decide);
+                let search = (pass == 1 || decide).then(|| walk.cap(self.nodes));
+                let w = self.within(c, false, b - 1, keys, search);
                 match w {
                     Within::Yes(_) => {}
                     Within::No => {
@@ -512,7 +485,7 @@ impl Search<'_> {
         }
         // Which replies are mated two plies sooner (short), from the table.
         for j in js.iter_mut() {
-            self.judge_reply(j, b, keys, false);
+            self.judge_reply(j, b, keys, None);
         }
         let open = js.iter().filter(|j| j.short.is_none()).count();
         if open == 0 {
@@ -523,8 +496,9 @@ impl Search<'_> {
         // only they can be the main line's reply, so only they need deciding. Futile
         // interpositions as long as the main line never do.
         let mut showable: Vec<usize> = Vec::new();
-        for search in [false, true] {
+        for searching in [false, true] {
             for (i, j) in js.iter().enumerate() {
+                let search = searching.then(|| walk.cap(self.nodes));
                 if j.short.is_none()
                     && !showable.contains(&i)
                     && matches!(
@@ -554,7 +528,8 @@ impl Search<'_> {
                 if left <= 1 {
                     break;
                 }
-                self.judge_reply(&mut js[i], b, keys, true);
+                let cap = walk.cap(self.nodes);
+                self.judge_reply(&mut js[i], b, keys, Some(cap));
             }
             showable.retain(|&i| js[i].short.is_none());
         }
@@ -577,7 +552,7 @@ impl Search<'_> {
         // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
         // longest recorded mate goes first (comparing lines at every ply would cost too much).
         // Lines are compared when the length is proven minimal or few plies are left.
-        let compare = (walk.tight && self.nodes < self.walk_until) || b <= COMPARE_PLIES;
+        let compare = walk.deciding(self.nodes) || b <= COMPARE_PLIES;
         if !compare && counted.len() > 1 {
             let mut lens: Vec<(usize, u16)> = counted
                 .iter()

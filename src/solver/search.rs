@@ -89,13 +89,6 @@ struct Child {
     q: Option<u8>,
 }
 
-/// The value of an interposition's capture position at an AND node (shared by the drops on
-/// one square).
-#[derive(Clone, Copy)]
-struct Capture {
-    v: Value,
-}
-
 /// A node's children, on the stack for all but the widest nodes.
 type Children = SmallVec<[Child; 24]>;
 
@@ -180,15 +173,10 @@ pub(crate) struct Search<'a> {
     last_progress: Instant,
     pub aborted: Option<StopReason>,
     pub depth_limited: bool,
-    /// A node count at which the current sub-search gives up (used by the line walk, whose
-    /// decisions each get a share of nodes); reaching it sets `cap_hit`, not `aborted`.
-    pub cap_at: Option<u64>,
-    pub cap_hit: bool,
-    /// Set by the line walk: the length it walks is proven minimal (decisions may then
-    /// search longer).
-    pub walk_tight: bool,
-    /// The node count up to which the line walk's decisions may search longer.
-    pub walk_until: u64,
+    /// A node count at which the current sub-search gives up ([`Search::solve_until`]);
+    /// reaching it sets `cap_hit`, not `aborted`.
+    cap_at: Option<u64>,
+    cap_hit: bool,
     pub root_pn: PnDn,
     pub root_dn: PnDn,
 }
@@ -220,8 +208,6 @@ impl<'a> Search<'a> {
             depth_limited: false,
             cap_at: None,
             cap_hit: false,
-            walk_tight: false,
-            walk_until: 0,
             root_pn: 1,
             root_dn: 1,
         }
@@ -229,6 +215,15 @@ impl<'a> Search<'a> {
 
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+
+    /// Counts a node visit; the limits are looked at every [`CHECK_EVERY`] nodes.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
     }
 
     fn check_limits(&mut self) {
@@ -360,10 +355,7 @@ impl<'a> Search<'a> {
         depth: u32,
         budget: u16,
     ) -> Value {
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
+        self.count_node();
         let hand = pos.hand(self.attacker);
         let start_nodes = self.nodes;
         let moves = pos.check_moves();
@@ -504,10 +496,7 @@ impl<'a> Search<'a> {
         depth: u32,
         budget: u16,
     ) -> Value {
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
+        self.count_node();
         let hand = pos.hand(self.attacker);
         let start_nodes = self.nodes;
         let evasions = pos.evasions();
@@ -530,7 +519,7 @@ impl<'a> Search<'a> {
         // time (delayed interposition): the next kind only once the previous one is proven.
         // An interposition also carries the value of its capture position.
         let mut children = Children::new();
-        let mut caps: SmallVec<[Capture; 8]> = SmallVec::new();
+        let mut caps: SmallVec<[Value; 8]> = SmallVec::new();
         let mut pending: SmallVec<[(Square, u8); 8]> = SmallVec::new(); // (square, index into DROP_ORDER)
         let mut drop_squares: SmallVec<[(Square, Move); 8]> = SmallVec::new();
         for &mv in &evasions {
@@ -560,7 +549,7 @@ impl<'a> Search<'a> {
                 _ => None,
             };
             if let Some(qi) = q {
-                if caps[qi as usize].v.is_proven() {
+                if caps[qi as usize].is_proven() {
                     // Every drop on this square is futile: one child stands for them all.
                     let (v, _) = self.lookup_move(pos, first, child_budget);
                     children.push(Child {
@@ -644,7 +633,7 @@ impl<'a> Search<'a> {
             let mv = ch.mv;
             let real = ch.v;
             let open_capture =
-                ch.q.map(|i| (i as usize, caps[i as usize].v))
+                ch.q.map(|i| (i as usize, caps[i as usize]))
                     .filter(|(_, q)| !q.is_disproven());
             match open_capture {
                 Some((qi, q)) if real.is_disproven() || q.pn <= real.pn => {
@@ -662,7 +651,7 @@ impl<'a> Search<'a> {
                         Some(qpos) => self.and_node(&qpos, tpn, tdn, depth + 1, budget),
                         None => Value::disproven(hand, false, NO_LIMIT),
                     };
-                    caps[qi].v = nv;
+                    caps[qi] = nv;
                     if nv.is_proven() && mv.is_drop() {
                         pending.retain(|(s, _)| *s != mv.to());
                     }
@@ -680,7 +669,7 @@ impl<'a> Search<'a> {
                     c.play_unchecked(mv);
                     let v = self.or_node(&c, tpn, tdn, depth + 1, child_budget);
                     children[best].v = v;
-                    let capture_proven = q.is_some_and(|i| caps[i as usize].v.is_proven());
+                    let capture_proven = q.is_some_and(|i| caps[i as usize].is_proven());
                     if v.is_proven() && mv.is_drop() && !capture_proven {
                         // Proven interposition: expand the next kind on that square.
                         let sq = mv.to();
@@ -755,7 +744,7 @@ impl<'a> Search<'a> {
         mv: Move,
         checker: Square,
         budget: u16,
-        caps: &mut SmallVec<[Capture; 8]>,
+        caps: &mut SmallVec<[Value; 8]>,
     ) -> Option<u8> {
         if caps.len() >= u8::MAX as usize {
             return None;
@@ -766,18 +755,18 @@ impl<'a> Search<'a> {
             v.pn = 1;
             v.dn = 1;
         }
-        caps.push(Capture { v });
+        caps.push(v);
         Some((caps.len() - 1) as u8)
     }
 
     /// The disproof of AND node `pos` by the child `ch` (both of its refutations failed).
-    fn refuted_by(&self, pos: &Position, ch: &Child, caps: &[Capture]) -> Value {
+    fn refuted_by(&self, pos: &Position, ch: &Child, caps: &[Value]) -> Value {
         let hand = pos.hand(self.attacker);
         let mut rep = ch.v.rep;
         let mut dh = ch.v.hand;
         let mut holds = inc(ch.v.len);
         if let Some(i) = ch.q {
-            let q = caps[i as usize].v;
+            let q = caps[i as usize];
             rep |= q.rep;
             dh = dh.min(q.hand);
             holds = holds.min(q.len);
@@ -798,7 +787,7 @@ impl<'a> Search<'a> {
         pos: &Position,
         mv: Move,
         q: Option<u8>,
-        caps: &[Capture],
+        caps: &[Value],
         budget: u16,
         children: &mut Children,
     ) -> Option<Value> {
@@ -825,7 +814,7 @@ impl<'a> Search<'a> {
         defender_hand: Hand,
         evasions: &[Move],
         q: Option<u8>,
-        caps: &[Capture],
+        caps: &[Value],
         budget: u16,
         children: &mut Children,
         pending: &mut SmallVec<[(Square, u8); 8]>,
@@ -852,6 +841,23 @@ impl<'a> Search<'a> {
         None
     }
 
+    /// [`Search::solve_node`], giving up at node count `until`: `None` if it got there first.
+    pub fn solve_until(
+        &mut self,
+        pos: &Position,
+        or: bool,
+        depth: u32,
+        budget: u16,
+        until: u64,
+    ) -> Option<Value> {
+        self.cap_at = Some(until);
+        self.cap_hit = false;
+        let v = self.solve_node(pos, or, depth, budget);
+        self.cap_at = None;
+        let hit = std::mem::take(&mut self.cap_hit);
+        (!hit).then_some(v)
+    }
+
     /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow,
     /// looking for a mate within `budget` plies.
     pub fn solve_node(&mut self, pos: &Position, or: bool, depth: u32, budget: u16) -> Value {
@@ -876,12 +882,12 @@ impl<'a> Search<'a> {
 /// either its own child or its capture position is proven, and stands only when both are
 /// disproven.
 #[inline]
-fn effective(ch: &Child, caps: &[Capture]) -> (PnDn, PnDn) {
+fn effective(ch: &Child, caps: &[Value]) -> (PnDn, PnDn) {
     let v = ch.v;
     let Some(i) = ch.q else {
         return (v.pn, v.dn);
     };
-    let q = caps[i as usize].v;
+    let q = caps[i as usize];
     if v.is_proven() || q.is_proven() {
         PROVEN
     } else if q.is_disproven() {
@@ -896,12 +902,12 @@ fn effective(ch: &Child, caps: &[Capture]) -> (PnDn, PnDn) {
 /// How a refuted AND child was refuted: the proof hand and the plies it adds to the node's
 /// mate (one plus the child's mate when counted; the capture position's mate when futile; the
 /// shorter when both are proven).
-fn proof_route(ch: &Child, caps: &[Capture]) -> (Hand, u16) {
+fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, u16) {
     let real =
         ch.v.is_proven()
             .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
     let capture =
-        ch.q.map(|i| caps[i as usize].v)
+        ch.q.map(|i| caps[i as usize])
             .filter(|q| q.is_proven())
             .map(|q| (q.hand, q.len));
     match (real, capture) {
