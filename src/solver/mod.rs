@@ -17,6 +17,7 @@
 //! # Ok::<(), tsume::SfenError>(())
 //! ```
 
+mod check;
 mod futile;
 mod hands;
 mod pn;
@@ -24,6 +25,7 @@ mod pv;
 mod search;
 mod tt;
 
+pub use check::{Flaw, FlawKind, Report, Undecided, Verdict};
 pub use futile::is_mate_with_futile_interpositions;
 pub use pv::{Alternative, DefenderChoice, LineError, verify_mate};
 
@@ -59,6 +61,7 @@ pub struct SolverConfig {
     alternatives: bool,
     max_length: Option<u16>,
     shortcuts: bool,
+    question_nodes: Option<u64>,
 }
 
 impl Default for SolverConfig {
@@ -81,6 +84,7 @@ impl SolverConfig {
             alternatives: false,
             max_length: None,
             shortcuts: false,
+            question_nodes: None,
         }
     }
 
@@ -149,6 +153,15 @@ impl SolverConfig {
     /// length. Used to check a claimed minimal length: no mate within `length - 2`.
     pub fn max_mate_length(mut self, plies: Option<u32>) -> SolverConfig {
         self.max_length = plies.map(|p| p.min(NO_LIMIT as u32 - 1) as u16);
+        self
+    }
+
+    /// Nodes each question of the uniqueness checker ([`Solver::check`]) may search: one
+    /// alternative move, "does this check also mate?", "is this defence as long?". A question
+    /// that runs out is reported as undecided. `None` (the default): as many as the solution
+    /// took, and at least 100,000.
+    pub fn question_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
+        self.question_nodes = nodes;
         self
     }
 
@@ -307,6 +320,8 @@ pub struct Solution {
 pub struct Solver {
     config: SolverConfig,
     table: Table,
+    /// The uniqueness checker's table for searches that avoid the main line.
+    side: Option<Table>,
     stop: Arc<AtomicBool>,
     progress: Option<ProgressFn>,
 }
@@ -337,6 +352,7 @@ impl Solver {
     pub fn new(config: SolverConfig) -> Solver {
         Solver {
             table: Table::new(config.hash_mib),
+            side: None,
             config,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
@@ -423,74 +439,22 @@ impl Solver {
     fn main_line(
         search: &mut Search<'_>,
         pos: &Position,
-        mut len: u16,
+        len: u16,
         shortest_nodes: Option<u64>,
         alternatives: bool,
         shortcuts: bool,
     ) -> Outcome {
         let allowance = shortest_nodes.unwrap_or(search.nodes.max(200_000));
         let stop_at = search.nodes.saturating_add(allowance);
-        let mut minimal = false;
         // Each search for a shorter mate gets a share of the allowance: the last one, which
         // must show there is none, is the hard one for long problems, and a share keeps its
         // cost in proportion.
         let share = (allowance / 8).max(50_000);
-        let mut refine = shortcuts;
-        let until = |search: &Search<'_>| stop_at.min(search.nodes.saturating_add(share));
-        // Short mates: budgets from the bottom up (1, 3, 5, ...), each proven empty before the
-        // next; the first with a mate is the shortest. Small budgets are cheap to refute,
-        // whereas a search within `len - 2` of a short mate can wander into long lines.
-        if len <= BOTTOM_UP_LIMIT {
-            let mut b = 1;
-            while b < len {
-                let cap = until(search);
-                let Some(v) = search.solve_until(pos, true, 0, b, cap) else {
-                    break;
-                };
-                if search.aborted.is_some() || search.depth_limited {
-                    break;
-                }
-                if v.pn == 0 {
-                    len = v.len.min(b);
-                    break;
-                }
-                b += 2;
-            }
-            // Either a mate at `b` or every budget below `len` refuted.
-            minimal = b >= len;
-        }
-        while !minimal {
-            if len < 3 {
-                minimal = true;
-                break;
-            }
-            let cap = until(search);
-            let Some(v) = search.solve_until(pos, true, 0, len - 2, cap) else {
-                if !refine || search.nodes >= stop_at || search.aborted.is_some() {
-                    break;
-                }
-                // Too hard from the root: look for shortcuts beside the line, and again while
-                // that finds some.
-                refine = false;
-                if let Some(w) = search.extract_line(pos, len, false, false, 0) {
-                    refine = search.refine_beside_line(pos, &w.moves, REFINE_NODES) > 0;
-                }
-                continue;
-            };
-            if search.aborted.is_some() {
-                break;
-            }
-            if v.pn == 0 {
-                len = v.len.min(len - 2);
-            } else if v.dn == 0 {
-                minimal = !search.depth_limited;
-                break;
-            }
-        }
+        let (len, minimal) = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
         // The walk's decisions search at length with what is left of the allowance; a global
         // limit that ran out leaves it to the table.
         let left = stop_at.saturating_sub(search.nodes);
-        let walked = search.extract_line(pos, len, minimal, alternatives, left);
+        let walked = search.extract_line(pos, &[], len, minimal, alternatives, left);
         match walked {
             Some(w) => match verify_mate(pos, &w.moves) {
                 Ok(()) => Outcome::Mate(MateLine {
@@ -510,6 +474,81 @@ impl Solver {
             },
         }
     }
+}
+
+/// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
+/// shortest one: the length, and whether it is proven minimal (no mate two plies sooner).
+/// Each search may take `share` nodes and all of them stop at node count `stop_at`. `refine`:
+/// look for shortcuts beside the line when a search from `pos` runs out (OR nodes only).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shorten(
+    search: &mut Search<'_>,
+    pos: &Position,
+    path: &[u64],
+    or: bool,
+    mut len: u16,
+    stop_at: u64,
+    share: u64,
+    mut refine: bool,
+) -> (u16, bool) {
+    refine &= or;
+    let depth = path.len() as u32;
+    let shortest = if or { 1 } else { 0 };
+    let until = |search: &Search<'_>| stop_at.min(search.nodes.saturating_add(share));
+    let mut minimal = false;
+    // Short mates: budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty
+    // before the next; the first with a mate is the shortest. Small budgets are cheap to
+    // refute, whereas a search within `len - 2` of a short mate can wander into long lines.
+    if len <= BOTTOM_UP_LIMIT {
+        let mut b = shortest;
+        while b < len {
+            let cap = until(search);
+            search.set_path(path);
+            let Some(v) = search.solve_until(pos, or, depth, b, cap) else {
+                break;
+            };
+            if search.aborted.is_some() || search.depth_limited {
+                break;
+            }
+            if v.pn == 0 {
+                len = v.len.min(b);
+                break;
+            }
+            b += 2;
+        }
+        // Either a mate at `b` or every budget below `len` refuted.
+        minimal = b >= len;
+    }
+    while !minimal {
+        if len < shortest + 2 {
+            minimal = true;
+            break;
+        }
+        let cap = until(search);
+        search.set_path(path);
+        let Some(v) = search.solve_until(pos, or, depth, len - 2, cap) else {
+            if !refine || search.nodes >= stop_at || search.aborted.is_some() {
+                break;
+            }
+            // Too hard from the root: look for shortcuts beside the line, and again while
+            // that finds some.
+            refine = false;
+            if let Some(w) = search.extract_line(pos, path, len, false, false, 0) {
+                refine = search.refine_beside_line(pos, &w.moves, REFINE_NODES) > 0;
+            }
+            continue;
+        };
+        if search.aborted.is_some() {
+            break;
+        }
+        if v.pn == 0 {
+            len = v.len.min(len - 2);
+        } else if v.dn == 0 {
+            minimal = !search.depth_limited;
+            break;
+        }
+    }
+    (len, minimal)
 }
 
 #[cfg(test)]

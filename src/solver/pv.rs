@@ -54,6 +54,17 @@ impl fmt::Display for LineError {
     }
 }
 
+impl LineError {
+    /// Where the line goes wrong in a line of `len` plies: the 1-based ply and the move there
+    /// (the last ply, without a move, for a line that does not end in mate or is even).
+    pub fn place(&self, len: usize) -> (usize, Option<Move>) {
+        match *self {
+            LineError::Illegal { ply, mv, .. } | LineError::NotCheck { ply, mv } => (ply, Some(mv)),
+            LineError::NotMate | LineError::EvenLength(_) => (len.max(1), None),
+        }
+    }
+}
+
 impl std::error::Error for LineError {}
 
 /// Checks that `moves` from `pos` is a mating line: every move legal, every attacker move (the
@@ -131,7 +142,7 @@ pub struct DefenderChoice {
 
 /// Whether a position is mated within a number of plies, as far as one decision could tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Within {
+pub(crate) enum Within {
     Yes(u16),
     No,
     Unknown,
@@ -219,10 +230,13 @@ impl Search<'_> {
     /// that leaves the attacker the fewest pieces in hand (駒余り). Each decision is answered
     /// from the table or by a bounded search; an undecided one makes the line inexact.
     /// `minimal`: the budget is proven to be the shortest mate. `allowance`: nodes the
-    /// decisions may search at length before they fall back to short searches.
+    /// decisions may search at length before they fall back to short searches. `path`: the
+    /// full keys of the positions before `root` (empty from a problem's start).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn extract_line(
         &mut self,
         root: &Position,
+        path: &[u64],
         budget: u16,
         minimal: bool,
         alternatives: bool,
@@ -235,7 +249,8 @@ impl Search<'_> {
             steps: 0,
             until: self.nodes.saturating_add(allowance),
         };
-        let mut keys = vec![root.key()];
+        let mut keys = path.to_vec();
+        keys.push(root.key());
         let sub = self.walk_or(root, budget as i32, &mut keys, &mut walk)?;
         let moves: Vec<Move> = sub.rev.iter().rev().copied().collect();
         let n = moves.len();
@@ -301,8 +316,8 @@ impl Search<'_> {
 
     /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
     /// from the table, then, given a `search` cap, by a bounded search of at most that many
-    /// nodes.
-    fn within(
+    /// nodes. A budget of [`NO_LIMIT`] or more asks for a mate of any length.
+    pub(crate) fn within(
         &mut self,
         pos: &Position,
         or: bool,
@@ -313,7 +328,11 @@ impl Search<'_> {
         if budget < 0 || (or && budget < 1) || keys.contains(&pos.key()) {
             return Within::No;
         }
-        let b = (budget as u16).min(NO_LIMIT - 1);
+        let b = if budget >= NO_LIMIT as i32 {
+            NO_LIMIT
+        } else {
+            budget as u16
+        };
         self.set_path(keys);
         let (v, _) = self.lookup(pos, b);
         if let Some(w) = judged(&v) {

@@ -179,6 +179,9 @@ pub(crate) struct Search<'a> {
     cap_hit: bool,
     pub root_pn: PnDn,
     pub root_dn: PnDn,
+    /// Positions (full keys) treated as not mated, like a repetition: the uniqueness
+    /// checker's search for a second solution that does not merely rejoin the main line.
+    excluded: Option<AHashSet<u64>>,
 }
 
 const REP_TABLE_MAX: usize = 1 << 20;
@@ -210,6 +213,7 @@ impl<'a> Search<'a> {
             cap_hit: false,
             root_pn: 1,
             root_dn: 1,
+            excluded: None,
         }
     }
 
@@ -278,6 +282,25 @@ impl<'a> Search<'a> {
         self.path_hash ^= mix(full);
     }
 
+    /// Treats the positions with these full keys ([`Position::key`]) as not mated. Results
+    /// that rest on them are path-dependent, like those that rest on a repetition, and never
+    /// reach the table; but the table's own proofs do not know of the exclusion, so a search
+    /// with exclusions needs a table of its own.
+    pub fn exclude(&mut self, keys: AHashSet<u64>) {
+        self.excluded = Some(keys);
+    }
+
+    /// Adds nodes searched elsewhere (another table) to this search's count and limits.
+    pub fn add_nodes(&mut self, n: u64) {
+        self.nodes += n;
+        self.check_limits();
+    }
+
+    #[inline]
+    fn is_excluded(&self, full: u64) -> bool {
+        self.excluded.as_ref().is_some_and(|e| e.contains(&full))
+    }
+
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set_path(&mut self, keys: &[u64]) {
         self.path.clear();
@@ -324,7 +347,7 @@ impl<'a> Search<'a> {
     }
 
     fn lookup_keys(&self, full: u64, board: u64, hand: Hand, budget: u16) -> (Value, bool) {
-        if self.path.contains(&full) {
+        if self.path.contains(&full) || self.is_excluded(full) {
             return (Value::disproven(hand, true, NO_LIMIT), true);
         }
         if !self.rep_table.is_empty() {
@@ -719,6 +742,9 @@ impl<'a> Search<'a> {
             let Some(q) = futile::capture_position(pos, mv, checker) else {
                 return fail;
             };
+            if self.is_excluded(q.key()) {
+                return Value::disproven(hand, true, budget);
+            }
             let replies = q.evasions();
             let v = if replies.is_empty() {
                 Value::proven(hands::interposition_guard(&q, self.attacker), 0)

@@ -1,0 +1,366 @@
+//! Checks composed tsume problems for soundness: a composer's report of every flaw.
+//!
+//! ```text
+//! cargo run --release --example check_unique -- [options] FILE... | -
+//! ```
+//!
+//! Each input line: `<sfen> [moves <usi move> ...] [# comment]`; the optional intended line
+//! (作意) follows the word `moves`, as in the USI `position` command (a leading `position` or
+//! `sfen` is accepted too). Output per problem: the verdict (sound / unsound / undecided), the
+//! line checked in USI and Japanese notation, and each flaw on its own line with its ply,
+//! moves, lengths and Japanese term; with `--json` one JSON object per problem per line
+//! instead. Exit status: 0 when every problem is sound, 1 when any is unsound or undecided,
+//! 2 when some input could not be read (the others are still checked).
+
+use clap::Parser;
+use serde_json::json;
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+use tsume::{
+    Flaw, Move, Position, Report, Solver, SolverConfig, Verdict, japanese_line, japanese_move,
+};
+
+#[derive(Parser, Debug)]
+#[command(about = "Check tsume-shogi problems for a unique solution (余詰検討)")]
+struct Args {
+    /// Problem files, or - for standard input.
+    #[arg(required = true)]
+    inputs: Vec<String>,
+    /// Time limit per problem (the whole check), in seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Node limit per problem (the whole check).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Nodes each question (one alternative move) may search before it is left undecided
+    /// (default: as many as the solution took, at least 100,000).
+    #[arg(long)]
+    question_nodes: Option<u64>,
+    /// Transposition table size in MiB (the checker adds a second table of half this size
+    /// when it must search for a second solution that avoids the main line).
+    #[arg(long = "hash-mb", default_value_t = 1024)]
+    hash_mb: usize,
+    /// One JSON object per problem per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One problem: where it came from, the position and the intended line.
+struct Problem {
+    source: String,
+    line: usize,
+    text: String,
+    comment: String,
+}
+
+/// A problem line parsed: the position and the intended line, if any.
+fn parse_problem(text: &str) -> Result<(Position, Option<Vec<Move>>), String> {
+    let mut body = text.trim();
+    for prefix in ["position ", "sfen "] {
+        if let Some(rest) = body.strip_prefix(prefix) {
+            body = rest.trim_start();
+        }
+    }
+    let (sfen, moves) = match body.find(" moves") {
+        Some(i) if body[i + 6..].is_empty() || body[i + 6..].starts_with(' ') => {
+            (&body[..i], Some(&body[i + 6..]))
+        }
+        _ => (body, None),
+    };
+    let pos = Position::from_sfen(sfen).map_err(|e| format!("bad sfen: {e}"))?;
+    let intended = match moves {
+        None => None,
+        Some(list) => {
+            let mut out = Vec::new();
+            for tok in list.split_whitespace() {
+                out.push(Move::from_usi(tok).map_err(|e| format!("bad move {tok:?}: {e}"))?);
+            }
+            if out.is_empty() {
+                return Err("`moves` is followed by no move".into());
+            }
+            Some(out)
+        }
+    };
+    Ok((pos, intended))
+}
+
+fn read_problems(args: &Args) -> Result<Vec<Problem>, String> {
+    let mut out = Vec::new();
+    for input in &args.inputs {
+        let (source, text) = if input == "-" {
+            let mut text = String::new();
+            for l in std::io::stdin().lock().lines() {
+                let l = l.map_err(|e| format!("standard input: {e}"))?;
+                text.push_str(&l);
+                text.push('\n');
+            }
+            ("<stdin>".to_string(), text)
+        } else {
+            let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
+            (input.clone(), text)
+        };
+        for (i, raw) in text.lines().enumerate() {
+            let (body, comment) = match raw.find('#') {
+                Some(c) => (&raw[..c], raw[c + 1..].trim()),
+                None => (raw, ""),
+            };
+            if body.trim().is_empty() {
+                continue;
+            }
+            out.push(Problem {
+                source: source.clone(),
+                line: i + 1,
+                text: body.trim().to_string(),
+                comment: comment.to_string(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The position before the move at 1-based `ply` of `line`.
+fn position_before(root: &Position, line: &[Move], ply: usize) -> Position {
+    let mut p = root.clone();
+    for &mv in line.iter().take(ply.saturating_sub(1)) {
+        p.play_unchecked(mv);
+    }
+    p
+}
+
+fn usi(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn hand_text(report: &Report) -> String {
+    let parts: Vec<String> = report
+        .hand_left
+        .iter()
+        .map(|(k, n)| {
+            if n > 1 {
+                format!("{}{n}", k.japanese())
+            } else {
+                k.japanese().to_string()
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// A flaw's moves in Japanese notation, played from the position before its ply.
+fn flaw_kif(root: &Position, report: &Report, flaw: &Flaw) -> String {
+    if flaw.moves.is_empty() {
+        return String::new();
+    }
+    let before = position_before(root, &report.line, flaw.ply);
+    let previous = flaw.ply.checked_sub(2).and_then(|i| report.line.get(i)).copied();
+    let mut p = before.clone();
+    if p.check_legality(flaw.moves[0]).is_err() {
+        return String::new();
+    }
+    let mut out = vec![japanese_move(&before, flaw.moves[0], previous)];
+    p.play_unchecked(flaw.moves[0]);
+    out.extend(japanese_line(&p, &flaw.moves[1..]));
+    out.join(" ")
+}
+
+fn print_human(place: &str, comment: &str, pos: &Position, report: &Report) {
+    println!("== {place}{}", if comment.is_empty() { String::new() } else { format!("  # {comment}") });
+    println!("sfen {}", pos.to_sfen());
+    let fatal = report.fatal_flaws().count();
+    let notes = report.flaws.len() - fatal;
+    println!(
+        "verdict: {} ({fatal} fatal flaw{}, {notes} note{}, {} undecided)",
+        report.verdict,
+        if fatal == 1 { "" } else { "s" },
+        if notes == 1 { "" } else { "s" },
+        report.undecided.len()
+    );
+    if !report.line.is_empty() {
+        println!(
+            "{} ({} plies, attacker's hand at the end: {})",
+            if report.checked_intended {
+                "intended line"
+            } else {
+                "main line"
+            },
+            report.line.len(),
+            hand_text(report)
+        );
+        println!("usi: {}", usi(&report.line));
+        println!("kif: {}", japanese_line(pos, &report.line).join(" "));
+    }
+    if report.checked_intended {
+        if let Some(ml) = &report.main_line {
+            if ml.moves != report.line {
+                println!("solver's main line ({} plies): {}", ml.len(), usi(&ml.moves));
+            }
+        }
+    }
+    for f in &report.flaws {
+        let mut what = format!(
+            "  ply {:>3}  {} {} ({}): {}",
+            f.ply,
+            if f.kind.is_fatal() { "FLAW" } else { "note" },
+            f.kind.japanese(),
+            f.kind,
+            f.detail
+        );
+        if !f.moves.is_empty() {
+            what.push_str(&format!(
+                "; {} [{}]",
+                flaw_kif(pos, report, f),
+                usi(&f.moves)
+            ));
+        }
+        println!("{what}");
+    }
+    for u in &report.undecided {
+        println!(
+            "  ply {:>3}  undecided: {}{} ({})",
+            u.ply,
+            u.mv.map(|m| format!("{m}: ")).unwrap_or_default(),
+            u.question,
+            u.reason
+        );
+    }
+    let st = &report.stats;
+    println!(
+        "nodes {} time {:.3} s nps {}\n",
+        st.nodes,
+        st.elapsed.as_secs_f64(),
+        st.nodes_per_second()
+    );
+}
+
+fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::Value {
+    let flaws: Vec<_> = report
+        .flaws
+        .iter()
+        .map(|f| {
+            json!({
+                "kind": f.kind.name(),
+                "japanese": f.kind.japanese(),
+                "ply": f.ply,
+                "moves": f.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "length": f.length,
+                "length_exact": f.length_exact,
+                "line_length": f.line_length,
+                "fatal": f.kind.is_fatal(),
+                "detail": f.detail,
+            })
+        })
+        .collect();
+    let undecided: Vec<_> = report
+        .undecided
+        .iter()
+        .map(|u| {
+            json!({
+                "ply": u.ply,
+                "move": u.mv.map(|m| m.to_string()),
+                "question": u.question,
+                "reason": u.reason.to_string(),
+            })
+        })
+        .collect();
+    let hand: String = report
+        .hand_left
+        .iter()
+        .map(|(k, n)| {
+            let c = k.sfen_letter();
+            if n > 1 { format!("{n}{c}") } else { c.to_string() }
+        })
+        .collect();
+    json!({
+        "sfen": pos.to_sfen(),
+        "file": prob.source,
+        "line": prob.line,
+        "comment": prob.comment,
+        "sound": report.sound(),
+        "verdict": report.verdict.to_string(),
+        "length": (!report.line.is_empty()).then_some(report.line.len()),
+        "moves": report.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "intended": report.checked_intended,
+        "hand_left": hand,
+        "flaws": flaws,
+        "undecided": undecided,
+        "nodes": report.stats.nodes,
+        "time_ms": report.stats.elapsed.as_millis() as u64,
+    })
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let problems = match read_problems(&args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = SolverConfig::new()
+        .hash_mib(args.hash_mb)
+        .node_limit(args.nodes)
+        .time_limit(args.time.map(Duration::from_secs_f64))
+        .question_node_limit(args.question_nodes);
+    let mut solver = Solver::new(config);
+    if std::io::stderr().is_terminal() || !args.json {
+        solver.set_progress(|p| {
+            eprintln!(
+                "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%",
+                p.nodes,
+                p.elapsed.as_secs_f64(),
+                p.nodes_per_second,
+                p.table_fill * 100.0
+            );
+        });
+    }
+    let mut bad_input = false;
+    let mut all_sound = true;
+    let stdout = std::io::stdout();
+    for prob in &problems {
+        let place = format!("{}:{}", prob.source, prob.line);
+        let (pos, intended) = match parse_problem(&prob.text) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                bad_input = true;
+                if args.json {
+                    let obj = json!({
+                        "sfen": prob.text, "file": prob.source, "line": prob.line,
+                        "comment": prob.comment, "sound": null, "verdict": "error",
+                        "error": e, "length": null, "moves": [], "flaws": [],
+                    });
+                    let _ = writeln!(stdout.lock(), "{obj}");
+                } else {
+                    println!("== {place}\nerror: {e}\n");
+                }
+                eprintln!("{place}: error: {e}");
+                continue;
+            }
+        };
+        let report = solver.check(&pos, intended.as_deref());
+        if report.verdict != Verdict::Sound {
+            all_sound = false;
+        }
+        if args.json {
+            let _ = writeln!(stdout.lock(), "{}", json_report(prob, &pos, &report));
+        } else {
+            print_human(&place, &prob.comment, &pos, &report);
+        }
+    }
+    if bad_input {
+        ExitCode::from(2)
+    } else if all_sound {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

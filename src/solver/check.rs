@@ -1,0 +1,812 @@
+//! The uniqueness checker (余詰検討): every flaw of a composed problem, where it is and why.
+//!
+//! A problem is sound when its main line ends in mate with the attacker's hand empty and no
+//! other attacker move along it also mates. [`Solver::check`] solves the problem, then walks
+//! the line (the composer's intended line, 作意, when one is given, else the solver's main
+//! line) ply by ply and asks the questions of the rules document's §3 with bounded searches on
+//! the solver's table:
+//!
+//! - at each attacker ply but the last, does another check force mate (余詰)? A search that
+//!   finds one is repeated with every position of the line treated as not mated: a detour
+//!   (迂回手順) that only comes back to the line, same hands and all, is not a second solution;
+//! - at the last ply, does another check mate at once (最終手余詰, a note)?
+//! - at each defender ply, does another reply last as long (変同, a note when the attacker
+//!   then ends with no pieces in hand) or longer (変長)? Futile interpositions (無駄合) are no
+//!   variations;
+//! - with an intended line, is there a shorter mate at some attacker ply (早詰)?
+//! - does the attacker end with pieces in hand (駒余り)?
+//!
+//! A question that its share of nodes cannot settle is reported as [`Undecided`], and the
+//! verdict is then [`Verdict::Undecided`] unless a fatal flaw was found anyway.
+
+use super::futile;
+use super::pv::Within;
+use super::search::{Limits, Search};
+use super::tt::{NO_LIMIT, Table};
+use super::{MateLine, Outcome, Solver, Stats, StopReason, shorten, verify_mate};
+use crate::hand::Hand;
+use crate::moves::Move;
+use crate::position::Position;
+use ahash::AHashSet;
+use std::fmt;
+
+/// The kinds of flaw the checker reports (rules document §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FlawKind {
+    /// No mate (不詰, *fuzumi*): the position has no forced mate, or the intended line is
+    /// refuted by a defender reply after which there is none.
+    NoMate,
+    /// The intended line is not a mating line: an illegal move, an attacker move that does
+    /// not check, or a final position that is not mate (不詰 of the 作意).
+    InvalidIntendedLine,
+    /// Another check also forces mate at an attacker ply other than the last (余詰,
+    /// *yozume*). Fatal.
+    AlternativeMate,
+    /// Another move also mates at the last ply (最終手余詰). A note.
+    AlternativeFinalMove,
+    /// Pieces left in the attacker's hand at the end of the line (駒余り, *koma-amari*).
+    /// Fatal.
+    PiecesLeftOver,
+    /// Another defence is as long and also ends with no pieces left over (変同, *hendou*).
+    /// A note.
+    EqualLengthVariation,
+    /// Another defence leads to a longer mate than the intended line (変長, *henchou*).
+    /// Fatal.
+    LongerVariation,
+    /// There is a shorter mate than the intended line (早詰, *hayazume*). Fatal.
+    ShorterMate,
+}
+
+impl FlawKind {
+    /// The name used in JSON output: `no_mate`, `invalid_intended_line`, `alternative_mate`,
+    /// `alternative_final_move`, `pieces_left_over`, `equal_length_variation`,
+    /// `longer_variation`, `shorter_mate`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FlawKind::NoMate => "no_mate",
+            FlawKind::InvalidIntendedLine => "invalid_intended_line",
+            FlawKind::AlternativeMate => "alternative_mate",
+            FlawKind::AlternativeFinalMove => "alternative_final_move",
+            FlawKind::PiecesLeftOver => "pieces_left_over",
+            FlawKind::EqualLengthVariation => "equal_length_variation",
+            FlawKind::LongerVariation => "longer_variation",
+            FlawKind::ShorterMate => "shorter_mate",
+        }
+    }
+
+    /// The Japanese term: 不詰, 余詰, 最終手余詰, 駒余り, 変同, 変長, 早詰.
+    pub fn japanese(self) -> &'static str {
+        match self {
+            FlawKind::NoMate | FlawKind::InvalidIntendedLine => "不詰",
+            FlawKind::AlternativeMate => "余詰",
+            FlawKind::AlternativeFinalMove => "最終手余詰",
+            FlawKind::PiecesLeftOver => "駒余り",
+            FlawKind::EqualLengthVariation => "変同",
+            FlawKind::LongerVariation => "変長",
+            FlawKind::ShorterMate => "早詰",
+        }
+    }
+
+    /// Whether the flaw makes the problem unsound; 最終手余詰 and 変同 are notes.
+    pub fn is_fatal(self) -> bool {
+        !matches!(
+            self,
+            FlawKind::AlternativeFinalMove | FlawKind::EqualLengthVariation
+        )
+    }
+}
+
+impl fmt::Display for FlawKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FlawKind::NoMate => "no mate",
+            FlawKind::InvalidIntendedLine => "invalid intended line",
+            FlawKind::AlternativeMate => "alternative mate",
+            FlawKind::AlternativeFinalMove => "alternative final move",
+            FlawKind::PiecesLeftOver => "pieces left over",
+            FlawKind::EqualLengthVariation => "equal-length variation",
+            FlawKind::LongerVariation => "longer variation",
+            FlawKind::ShorterMate => "shorter mate",
+        })
+    }
+}
+
+/// One flaw: what, where, which moves, how long.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flaw {
+    /// What kind of flaw.
+    pub kind: FlawKind,
+    /// The 1-based ply of the line where it occurs: the ply whose move the alternative in
+    /// [`Flaw::moves`] replaces; for 駒余り the last ply; for a position without mate, 1.
+    pub ply: usize,
+    /// The alternative move first, then, where one was walked, its line to the mate (for an
+    /// invalid intended line: the offending move). Empty for 駒余り and for no mate at all.
+    pub moves: Vec<Move>,
+    /// Plies from [`Flaw::ply`] to the mate along the alternative, its own move included,
+    /// futile interpositions not counted; `None` where there is no mate or it is not known.
+    pub length: Option<u32>,
+    /// Whether [`Flaw::length`] is proven the shortest; otherwise it is the length of the mate
+    /// that was found, an upper bound.
+    pub length_exact: bool,
+    /// Plies from [`Flaw::ply`] to the end of the line checked, for comparison.
+    pub line_length: Option<u32>,
+    /// A sentence saying what is wrong.
+    pub detail: String,
+}
+
+/// A question the checker could not settle within its limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Undecided {
+    /// The 1-based ply of the line concerned.
+    pub ply: usize,
+    /// The alternative move in question, if any.
+    pub mv: Option<Move>,
+    /// What was asked.
+    pub question: String,
+    /// Why it was not settled.
+    pub reason: StopReason,
+}
+
+/// The checker's overall answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A mate with no fatal flaw and every question settled (notes may be present).
+    Sound,
+    /// At least one fatal flaw.
+    Unsound,
+    /// No fatal flaw found, but some question was not settled within the limits.
+    Undecided,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Sound => "sound",
+            Verdict::Unsound => "unsound",
+            Verdict::Undecided => "undecided",
+        })
+    }
+}
+
+/// The result of [`Solver::check`].
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The overall answer.
+    pub verdict: Verdict,
+    /// The line that was checked: the intended line when one was given and it is a mating
+    /// line, else the solver's main line; empty when there is no mate.
+    pub line: Vec<Move>,
+    /// Whether [`Report::line`] is the intended line.
+    pub checked_intended: bool,
+    /// The solver's main line, when a mate was found.
+    pub main_line: Option<MateLine>,
+    /// The attacker's hand at the end of [`Report::line`].
+    pub hand_left: Hand,
+    /// Every flaw found, in ply order (fatal ones and notes).
+    pub flaws: Vec<Flaw>,
+    /// Questions not settled within the limits.
+    pub undecided: Vec<Undecided>,
+    /// Counters over every search of the check.
+    pub stats: Stats,
+}
+
+impl Report {
+    /// `Some(true)` when sound, `Some(false)` when unsound, `None` when undecided.
+    pub fn sound(&self) -> Option<bool> {
+        match self.verdict {
+            Verdict::Sound => Some(true),
+            Verdict::Unsound => Some(false),
+            Verdict::Undecided => None,
+        }
+    }
+
+    /// The fatal flaws.
+    pub fn fatal_flaws(&self) -> impl Iterator<Item = &Flaw> {
+        self.flaws.iter().filter(|f| f.kind.is_fatal())
+    }
+}
+
+/// Per-question node share when none is configured: at least this many.
+const MIN_QUESTION_NODES: u64 = 100_000;
+
+/// The positions and keys along a line.
+struct Walk {
+    positions: Vec<Position>,
+    keys: Vec<u64>,
+}
+
+impl Walk {
+    fn new(root: &Position, moves: &[Move]) -> Walk {
+        let mut positions = Vec::with_capacity(moves.len() + 1);
+        let mut p = root.clone();
+        positions.push(p.clone());
+        for &mv in moves {
+            p.play_unchecked(mv);
+            positions.push(p.clone());
+        }
+        let keys = positions.iter().map(Position::key).collect();
+        Walk { positions, keys }
+    }
+}
+
+/// The state of one check.
+struct Checker<'s, 'a> {
+    search: &'s mut Search<'a>,
+    /// The table for searches that avoid the line (created on first use).
+    side: &'s mut Option<Table>,
+    side_mib: usize,
+    /// Nodes each question may search.
+    cap: u64,
+    /// Limits of the whole check, for the searches on the side table.
+    node_limit: Option<u64>,
+    time_limit: Option<std::time::Duration>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    max_depth: u32,
+    flaws: Vec<Flaw>,
+    undecided: Vec<Undecided>,
+}
+
+impl Solver {
+    /// Checks a composed problem for soundness: solves it, then looks for every flaw of the
+    /// rules document's §3 along the line (the intended line when given, else the main line).
+    ///
+    /// The node and time limits of the [`SolverConfig`](super::SolverConfig) apply to the
+    /// whole check; each question (one alternative move) may search at most
+    /// [`SolverConfig::question_node_limit`](super::SolverConfig::question_node_limit)
+    /// nodes, after which it is reported as undecided. Searches share this solver's table; the
+    /// searches for a second solution that must avoid the line use a second table of half the
+    /// size, allocated on first use and kept for the next check.
+    ///
+    /// ```
+    /// use tsume::{FlawKind, Position, Solver, SolverConfig, Verdict};
+    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+    /// // Mate in 1 by G*5b, but the attacker holds a second gold that is never used.
+    /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G")?;
+    /// let report = solver.check(&pos, None);
+    /// assert_eq!(report.verdict, Verdict::Unsound);
+    /// assert!(report.flaws.iter().any(|f| f.kind == FlawKind::PiecesLeftOver));
+    /// # Ok::<(), tsume::SfenError>(())
+    /// ```
+    pub fn check(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
+        self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        self.table.new_search();
+        let pos = pos.clone();
+        let intended = intended.map(|m| m.to_vec());
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("tsume-check".into())
+                .stack_size(super::SEARCH_STACK)
+                .spawn_scoped(s, || self.check_here(&pos, intended.as_deref()))
+                .expect("spawn the check thread")
+                .join()
+                .expect("the check thread does not panic")
+        })
+    }
+
+    fn check_here(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
+        let limits = Limits {
+            nodes: self.config.node_limit,
+            time: self.config.time_limit,
+            stop: self.stop.clone(),
+            max_depth: self.config.max_depth,
+            progress_every: self.config.progress_interval,
+            progress: self.progress.as_deref_mut(),
+        };
+        let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
+        let mut flaws = Vec::new();
+        let mut undecided = Vec::new();
+
+        // The intended line must be a mating line; if not, the problem is still solved.
+        let intended = match intended {
+            Some(moves) => match verify_mate(pos, moves) {
+                Ok(()) => Some(moves.to_vec()),
+                Err(e) => {
+                    let (ply, mv) = e.place(moves.len());
+                    flaws.push(Flaw {
+                        kind: FlawKind::InvalidIntendedLine,
+                        ply,
+                        moves: mv.into_iter().collect(),
+                        length: None,
+                        length_exact: false,
+                        line_length: Some(moves.len() as u32),
+                        detail: format!("the intended line is not a mate: {e}"),
+                    });
+                    None
+                }
+            },
+            None => None,
+        };
+
+        let v = search.solve_node(pos, true, 0, NO_LIMIT);
+        let outcome = if let Some(reason) = search.aborted.clone() {
+            Outcome::Unknown(reason)
+        } else if v.pn == 0 {
+            Self::main_line(
+                &mut search,
+                pos,
+                v.len,
+                self.config.shortest_nodes,
+                false,
+                self.config.shortcuts,
+            )
+        } else if search.depth_limited {
+            Outcome::Unknown(StopReason::DepthLimit)
+        } else {
+            Outcome::NoMate
+        };
+        let main_line = match outcome {
+            Outcome::Mate(line) => Some(line),
+            Outcome::NoMate => {
+                flaws.push(Flaw {
+                    kind: FlawKind::NoMate,
+                    ply: 1,
+                    moves: Vec::new(),
+                    length: None,
+                    length_exact: false,
+                    line_length: None,
+                    detail: "the position has no forced mate".into(),
+                });
+                None
+            }
+            Outcome::Unknown(reason) => {
+                undecided.push(Undecided {
+                    ply: 1,
+                    mv: None,
+                    question: "is there a mate?".into(),
+                    reason,
+                });
+                None
+            }
+        };
+        let cap = self
+            .config
+            .question_nodes
+            .unwrap_or(search.nodes.max(MIN_QUESTION_NODES));
+        let (line, checked_intended) = match (&intended, &main_line) {
+            (Some(moves), _) => (moves.clone(), true),
+            (None, Some(ml)) => (ml.moves.clone(), false),
+            (None, None) => (Vec::new(), false),
+        };
+        let mut hand_left = Hand::EMPTY;
+        if let (false, Some(ml)) = (checked_intended, &main_line) {
+            if !ml.shortest_proven {
+                undecided.push(Undecided {
+                    ply: 1,
+                    mv: None,
+                    question: "is the main line's length the shortest mate?".into(),
+                    reason: search.aborted.clone().unwrap_or(StopReason::NodeLimit),
+                });
+            } else if !ml.exact {
+                undecided.push(Undecided {
+                    ply: 1,
+                    mv: None,
+                    question: "is every defence of the main line the longest?".into(),
+                    reason: search.aborted.clone().unwrap_or(StopReason::NodeLimit),
+                });
+            }
+        }
+        if !line.is_empty() {
+            let side_mib = (self.config.hash_mib / 2).max(1);
+            let mut checker = Checker {
+                search: &mut search,
+                side: &mut self.side,
+                side_mib,
+                cap,
+                node_limit: self.config.node_limit,
+                time_limit: self.config.time_limit,
+                stop: self.stop.clone(),
+                max_depth: self.config.max_depth,
+                flaws,
+                undecided,
+            };
+            checker.examine(pos, &line, checked_intended);
+            flaws = checker.flaws;
+            undecided = checker.undecided;
+            hand_left = Walk::new(pos, &line)
+                .positions
+                .last()
+                .expect("a line has an end")
+                .hand(pos.side_to_move());
+        }
+        flaws.sort_by_key(|f| f.ply);
+        let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
+            Verdict::Unsound
+        } else if !undecided.is_empty() {
+            Verdict::Undecided
+        } else {
+            Verdict::Sound
+        };
+        let stats = Stats {
+            nodes: search.nodes,
+            elapsed: search.elapsed(),
+            table_fill: search.table.fill(),
+            table_bytes: search.table.size_bytes(),
+        };
+        Report {
+            verdict,
+            line,
+            checked_intended,
+            main_line,
+            hand_left,
+            flaws,
+            undecided,
+            stats,
+        }
+    }
+}
+
+impl Checker<'_, '_> {
+    /// Asks every question along `line` (a verified mating line from `root`).
+    fn examine(&mut self, root: &Position, line: &[Move], intended: bool) {
+        let walk = Walk::new(root, line);
+        let n = line.len();
+        let attacker = root.side_to_move();
+        let mut shorter_before = false;
+        for k in 0..n {
+            if self.search.aborted.is_some() {
+                let reason = self.search.aborted.clone().expect("aborted");
+                self.undecided.push(Undecided {
+                    ply: k + 1,
+                    mv: None,
+                    question: "the plies from here on were not examined".into(),
+                    reason,
+                });
+                break;
+            }
+            let rest = (n - k) as i32;
+            if k % 2 == 0 {
+                let mut skip = None;
+                if intended {
+                    let shorter = self.shorter_mate(&walk, k, rest, shorter_before);
+                    shorter_before = shorter.is_some();
+                    skip = shorter.flatten();
+                }
+                if k + 1 == n {
+                    self.final_move(&walk, k, line[k]);
+                } else {
+                    self.alternative_mates(&walk, k, line[k], skip, rest);
+                }
+            } else {
+                self.variations(&walk, k, line[k], rest);
+            }
+        }
+        let end = walk.positions[n].hand(attacker);
+        if end.total() > 0 {
+            self.flaws.push(Flaw {
+                kind: FlawKind::PiecesLeftOver,
+                ply: n,
+                moves: Vec::new(),
+                length: None,
+                length_exact: false,
+                line_length: None,
+                detail: format!("the attacker ends with {} in hand", describe_hand(end)),
+            });
+        }
+    }
+
+    fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
+        let reason = self
+            .search
+            .aborted
+            .clone()
+            .unwrap_or(StopReason::NodeLimit);
+        self.undecided.push(Undecided {
+            ply,
+            mv,
+            question,
+            reason,
+        });
+    }
+
+    /// 早詰: is the position at attacker ply `k` mated sooner than the `rest` of the
+    /// intended line? `Some(first move of the shorter mate, if found)` when it is. Only the
+    /// first ply of a run of such plies is reported (the later ones are usually the same
+    /// shortcut).
+    fn shorter_mate(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        rest: i32,
+        reported_before: bool,
+    ) -> Option<Option<Move>> {
+        let pos = &walk.positions[k];
+        let path = &walk.keys[..k];
+        let found = match self.search.within(pos, true, rest - 2, path, Some(self.cap)) {
+            Within::No => return None,
+            Within::Unknown => {
+                self.undecided(k + 1, None, format!("is there a mate in {} or fewer?", rest - 2));
+                return None;
+            }
+            Within::Yes(l) => l,
+        };
+        // The shortest length, then its first move in generation order.
+        let stop_at = self.search.nodes.saturating_add(self.cap);
+        let (len, exact) = shorten(self.search, pos, path, true, found, stop_at, self.cap, false);
+        let mut first = None;
+        for mv in pos.check_moves() {
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let w = self.search.within(
+                &c,
+                false,
+                len as i32 - 1,
+                &walk.keys[..=k],
+                Some(self.cap),
+            );
+            if let Within::Yes(_) = w {
+                first = Some(mv);
+                break;
+            }
+        }
+        if !reported_before {
+            self.flaws.push(Flaw {
+                kind: FlawKind::ShorterMate,
+                ply: k + 1,
+                moves: first.into_iter().collect(),
+                length: Some(len as u32),
+                length_exact: exact,
+                line_length: Some(rest as u32),
+                detail: format!(
+                    "a mate in {}{len} plies from here, the intended line takes {rest}",
+                    if exact { "" } else { "at most " }
+                ),
+            });
+        }
+        Some(first)
+    }
+
+    /// 最終手余詰: other moves that mate at the last ply.
+    fn final_move(&mut self, walk: &Walk, k: usize, played: Move) {
+        let pos = &walk.positions[k];
+        for mv in pos.check_moves() {
+            if mv == played {
+                continue;
+            }
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            if futile::is_mate_with_futile_interpositions(&c) {
+                self.flaws.push(Flaw {
+                    kind: FlawKind::AlternativeFinalMove,
+                    ply: k + 1,
+                    moves: vec![mv],
+                    length: Some(1),
+                    length_exact: true,
+                    line_length: Some(1),
+                    detail: "another move also mates at the last ply".into(),
+                });
+            }
+        }
+    }
+
+    /// 余詰: other checks at attacker ply `k` that force mate without merely rejoining the
+    /// line.
+    fn alternative_mates(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        played: Move,
+        skip: Option<Move>,
+        rest: i32,
+    ) {
+        let pos = &walk.positions[k];
+        let path = &walk.keys[..=k];
+        for mv in pos.check_moves() {
+            if mv == played || Some(mv) == skip {
+                continue;
+            }
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            match self
+                .search
+                .within(&c, false, NO_LIMIT as i32, path, Some(self.cap))
+            {
+                Within::No => continue,
+                Within::Unknown => {
+                    self.undecided(k + 1, Some(mv), "does this check also force mate?".into());
+                    continue;
+                }
+                Within::Yes(_) => {}
+            }
+            // It mates: again, with the line's positions off limits.
+            match self.avoiding_line(walk, k, &c) {
+                Some(Some((len, exact))) => self.flaws.push(Flaw {
+                    kind: FlawKind::AlternativeMate,
+                    ply: k + 1,
+                    moves: vec![mv],
+                    length: Some(len as u32 + 1),
+                    length_exact: exact,
+                    line_length: Some(rest as u32),
+                    detail: format!(
+                        "this check also forces mate, in {}{} plies from here",
+                        if exact { "" } else { "at most " },
+                        len as u32 + 1
+                    ),
+                }),
+                Some(None) => {} // a detour back to the line
+                None => self.undecided(
+                    k + 1,
+                    Some(mv),
+                    "does this check force mate other than by rejoining the line?".into(),
+                ),
+            }
+        }
+    }
+
+    /// Searches `child` (a defender node after an alternative check at ply `k`) on the side
+    /// table with every position of the line treated as not mated. `Some(Some((len, exact)))`
+    /// for a mate, `Some(None)` for none, `None` when undecided.
+    fn avoiding_line(&mut self, walk: &Walk, k: usize, child: &Position) -> Option<Option<(u16, bool)>> {
+        let side = self
+            .side
+            .get_or_insert_with(|| Table::new(self.side_mib));
+        let spent = self.search.elapsed();
+        let limits = Limits {
+            nodes: self
+                .node_limit
+                .map(|n| n.saturating_sub(self.search.nodes)),
+            time: self.time_limit.map(|t| t.saturating_sub(spent)),
+            stop: self.stop.clone(),
+            max_depth: self.max_depth,
+            progress_every: std::time::Duration::from_secs(3600),
+            progress: None,
+        };
+        let mut side_search = Search::new(side, self.search.attacker, limits);
+        side_search.exclude(walk.keys.iter().copied().collect::<AHashSet<u64>>());
+        side_search.set_path(&walk.keys[..=k]);
+        let depth = (k + 1) as u32;
+        let v = side_search.solve_until(child, false, depth, NO_LIMIT, self.cap);
+        let result = match v {
+            Some(v) if side_search.aborted.is_none() && v.pn == 0 => {
+                let stop_at = side_search.nodes.saturating_add(self.cap / 4);
+                let (len, exact) = shorten(
+                    &mut side_search,
+                    child,
+                    &walk.keys[..=k],
+                    false,
+                    v.len,
+                    stop_at,
+                    self.cap / 4,
+                    false,
+                );
+                Some(Some((len, exact && side_search.aborted.is_none())))
+            }
+            Some(v) if side_search.aborted.is_none() && v.dn == 0 && !side_search.depth_limited => {
+                Some(None)
+            }
+            _ => None,
+        };
+        let used = side_search.nodes;
+        drop(side_search);
+        self.search.add_nodes(used);
+        result
+    }
+
+    /// 変同 / 変長 at defender ply `k`, where the line has `rest` plies left (this reply
+    /// included).
+    fn variations(&mut self, walk: &Walk, k: usize, played: Move, rest: i32) {
+        let pos = &walk.positions[k];
+        let path = &walk.keys[..=k];
+        let distant = futile::distant_check(pos);
+        for mv in pos.evasions() {
+            if mv == played {
+                continue;
+            }
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let capture = distant
+                .filter(|(_, between)| between.contains(mv.to()))
+                .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
+            let cap = Some(self.cap);
+            // Shorter than the line (or futile, refuted by its capture as soon): nothing to say.
+            let short = self.search.within(&c, true, rest - 3, path, cap);
+            let q_short = match &capture {
+                Some(q) => self.search.within(q, false, rest, path, cap),
+                None => Within::No,
+            };
+            if matches!(short, Within::Yes(_)) || matches!(q_short, Within::Yes(_)) {
+                continue;
+            }
+            let same = self.search.within(&c, true, rest - 1, path, cap);
+            match (short, q_short, same) {
+                (Within::No, Within::No, Within::Yes(_)) => self.equal_length(walk, k, mv, &c, rest),
+                (Within::No, Within::No, Within::No) => self.longer(walk, k, mv, &c, rest),
+                _ => self.undecided(
+                    k + 1,
+                    Some(mv),
+                    format!("is this defence as long as the line ({rest} plies)?"),
+                ),
+            }
+        }
+    }
+
+    /// A reply as long as the line: 変同 if its line leaves the attacker no pieces.
+    fn equal_length(&mut self, walk: &Walk, k: usize, mv: Move, child: &Position, rest: i32) {
+        let path = &walk.keys[..=k];
+        let line = self.search.extract_line(
+            child,
+            path,
+            (rest - 1) as u16,
+            true,
+            false,
+            self.cap,
+        );
+        match line {
+            Some(w) if w.hand_left.total() == 0 => {
+                let mut moves = vec![mv];
+                moves.extend(w.moves);
+                self.flaws.push(Flaw {
+                    kind: FlawKind::EqualLengthVariation,
+                    ply: k + 1,
+                    moves,
+                    length: Some(rest as u32),
+                    length_exact: true,
+                    line_length: Some(rest as u32),
+                    detail: "another defence is as long and leaves no pieces over".into(),
+                });
+            }
+            Some(w) if w.exact => {} // as long, but with pieces left over: not a 変同
+            _ => self.undecided(
+                k + 1,
+                Some(mv),
+                "does this equally long defence end with no pieces left over?".into(),
+            ),
+        }
+    }
+
+    /// A reply longer than the line: 変長, or no mate at all after it.
+    fn longer(&mut self, walk: &Walk, k: usize, mv: Move, child: &Position, rest: i32) {
+        let path = &walk.keys[..=k];
+        match self
+            .search
+            .within(child, true, NO_LIMIT as i32, path, Some(self.cap))
+        {
+            Within::Yes(found) => {
+                let stop_at = self.search.nodes.saturating_add(self.cap);
+                let (len, exact) =
+                    shorten(self.search, child, path, true, found, stop_at, self.cap, false);
+                self.flaws.push(Flaw {
+                    kind: FlawKind::LongerVariation,
+                    ply: k + 1,
+                    moves: vec![mv],
+                    length: Some(len as u32 + 1),
+                    length_exact: exact,
+                    line_length: Some(rest as u32),
+                    detail: format!(
+                        "this defence lasts {}{} plies, the line {rest}",
+                        if exact { "" } else { "at most " },
+                        len as u32 + 1
+                    ),
+                });
+            }
+            Within::No => self.flaws.push(Flaw {
+                kind: FlawKind::NoMate,
+                ply: k + 1,
+                moves: vec![mv],
+                length: None,
+                length_exact: false,
+                line_length: Some(rest as u32),
+                detail: "after this defence there is no mate".into(),
+            }),
+            Within::Unknown => self.undecided(
+                k + 1,
+                Some(mv),
+                "how long does this defence last (longer than the line)?".into(),
+            ),
+        }
+    }
+}
+
+/// "金 2歩" style.
+fn describe_hand(h: Hand) -> String {
+    h.iter()
+        .map(|(k, n)| {
+            if n > 1 {
+                format!("{}{n}", k.japanese())
+            } else {
+                k.japanese().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
