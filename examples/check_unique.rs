@@ -161,7 +161,11 @@ fn flaw_kif(root: &Position, report: &Report, flaw: &Flaw) -> String {
         return String::new();
     }
     let before = position_before(root, &report.line, flaw.ply);
-    let previous = flaw.ply.checked_sub(2).and_then(|i| report.line.get(i)).copied();
+    let previous = flaw
+        .ply
+        .checked_sub(2)
+        .and_then(|i| report.line.get(i))
+        .copied();
     let mut p = before.clone();
     if p.check_legality(flaw.moves[0]).is_err() {
         return String::new();
@@ -173,7 +177,14 @@ fn flaw_kif(root: &Position, report: &Report, flaw: &Flaw) -> String {
 }
 
 fn print_human(place: &str, comment: &str, pos: &Position, report: &Report) {
-    println!("== {place}{}", if comment.is_empty() { String::new() } else { format!("  # {comment}") });
+    println!(
+        "== {place}{}",
+        if comment.is_empty() {
+            String::new()
+        } else {
+            format!("  # {comment}")
+        }
+    );
     println!("sfen {}", pos.to_sfen());
     let fatal = report.fatal_flaws().count();
     let notes = report.flaws.len() - fatal;
@@ -201,7 +212,11 @@ fn print_human(place: &str, comment: &str, pos: &Position, report: &Report) {
     if report.checked_intended {
         if let Some(ml) = &report.main_line {
             if ml.moves != report.line {
-                println!("solver's main line ({} plies): {}", ml.len(), usi(&ml.moves));
+                println!(
+                    "solver's main line ({} plies): {}",
+                    ml.len(),
+                    usi(&ml.moves)
+                );
             }
         }
     }
@@ -276,7 +291,11 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
         .iter()
         .map(|(k, n)| {
             let c = k.sfen_letter();
-            if n > 1 { format!("{n}{c}") } else { c.to_string() }
+            if n > 1 {
+                format!("{n}{c}")
+            } else {
+                c.to_string()
+            }
         })
         .collect();
     json!({

@@ -125,6 +125,8 @@ pub struct Flaw {
     pub moves: Vec<Move>,
     /// Plies from [`Flaw::ply`] to the mate along the alternative, its own move included,
     /// futile interpositions not counted; `None` where there is no mate or it is not known.
+    /// For 余詰 this is the shortest mate that does not come back to the line (a shorter one
+    /// may exist that does).
     pub length: Option<u32>,
     /// Whether [`Flaw::length`] is proven the shortest; otherwise it is the length of the mate
     /// that was found, an upper bound.
@@ -443,7 +445,7 @@ impl Checker<'_, '_> {
         let n = line.len();
         let attacker = root.side_to_move();
         let mut shorter_before = false;
-        for k in 0..n {
+        for (k, &mv) in line.iter().enumerate() {
             if self.search.aborted.is_some() {
                 let reason = self.search.aborted.clone().expect("aborted");
                 self.undecided.push(Undecided {
@@ -463,12 +465,12 @@ impl Checker<'_, '_> {
                     skip = shorter.flatten();
                 }
                 if k + 1 == n {
-                    self.final_move(&walk, k, line[k]);
+                    self.final_move(&walk, k, mv);
                 } else {
-                    self.alternative_mates(&walk, k, line[k], skip, rest);
+                    self.alternative_mates(&walk, k, mv, skip, rest);
                 }
             } else {
-                self.variations(&walk, k, line[k], rest);
+                self.variations(&walk, k, mv, rest);
             }
         }
         let end = walk.positions[n].hand(attacker);
@@ -486,11 +488,7 @@ impl Checker<'_, '_> {
     }
 
     fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
-        let reason = self
-            .search
-            .aborted
-            .clone()
-            .unwrap_or(StopReason::NodeLimit);
+        let reason = self.search.aborted.clone().unwrap_or(StopReason::NodeLimit);
         self.undecided.push(Undecided {
             ply,
             mv,
@@ -512,28 +510,40 @@ impl Checker<'_, '_> {
     ) -> Option<Option<Move>> {
         let pos = &walk.positions[k];
         let path = &walk.keys[..k];
-        let found = match self.search.within(pos, true, rest - 2, path, Some(self.cap)) {
+        let found = match self
+            .search
+            .within(pos, true, rest - 2, path, Some(self.cap))
+        {
             Within::No => return None,
             Within::Unknown => {
-                self.undecided(k + 1, None, format!("is there a mate in {} or fewer?", rest - 2));
+                self.undecided(
+                    k + 1,
+                    None,
+                    format!("is there a mate in {} or fewer?", rest - 2),
+                );
                 return None;
             }
             Within::Yes(l) => l,
         };
         // The shortest length, then its first move in generation order.
         let stop_at = self.search.nodes.saturating_add(self.cap);
-        let (len, exact) = shorten(self.search, pos, path, true, found, stop_at, self.cap, false);
+        let (len, exact) = shorten(
+            self.search,
+            pos,
+            path,
+            true,
+            found,
+            stop_at,
+            self.cap,
+            false,
+        );
         let mut first = None;
         for mv in pos.check_moves() {
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            let w = self.search.within(
-                &c,
-                false,
-                len as i32 - 1,
-                &walk.keys[..=k],
-                Some(self.cap),
-            );
+            let w = self
+                .search
+                .within(&c, false, len as i32 - 1, &walk.keys[..=k], Some(self.cap));
             if let Within::Yes(_) = w {
                 first = Some(mv);
                 break;
@@ -548,7 +558,7 @@ impl Checker<'_, '_> {
                 length_exact: exact,
                 line_length: Some(rest as u32),
                 detail: format!(
-                    "a mate in {}{len} plies from here, the intended line takes {rest}",
+                    "a mate in {}{len} from here, the intended line takes {rest} plies",
                     if exact { "" } else { "at most " }
                 ),
             });
@@ -636,15 +646,16 @@ impl Checker<'_, '_> {
     /// Searches `child` (a defender node after an alternative check at ply `k`) on the side
     /// table with every position of the line treated as not mated. `Some(Some((len, exact)))`
     /// for a mate, `Some(None)` for none, `None` when undecided.
-    fn avoiding_line(&mut self, walk: &Walk, k: usize, child: &Position) -> Option<Option<(u16, bool)>> {
-        let side = self
-            .side
-            .get_or_insert_with(|| Table::new(self.side_mib));
+    fn avoiding_line(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        child: &Position,
+    ) -> Option<Option<(u16, bool)>> {
+        let side = self.side.get_or_insert_with(|| Table::new(self.side_mib));
         let spent = self.search.elapsed();
         let limits = Limits {
-            nodes: self
-                .node_limit
-                .map(|n| n.saturating_sub(self.search.nodes)),
+            nodes: self.node_limit.map(|n| n.saturating_sub(self.search.nodes)),
             time: self.time_limit.map(|t| t.saturating_sub(spent)),
             stop: self.stop.clone(),
             max_depth: self.max_depth,
@@ -709,7 +720,9 @@ impl Checker<'_, '_> {
             }
             let same = self.search.within(&c, true, rest - 1, path, cap);
             match (short, q_short, same) {
-                (Within::No, Within::No, Within::Yes(_)) => self.equal_length(walk, k, mv, &c, rest),
+                (Within::No, Within::No, Within::Yes(_)) => {
+                    self.equal_length(walk, k, mv, &c, rest)
+                }
                 (Within::No, Within::No, Within::No) => self.longer(walk, k, mv, &c, rest),
                 _ => self.undecided(
                     k + 1,
@@ -723,14 +736,9 @@ impl Checker<'_, '_> {
     /// A reply as long as the line: 変同 if its line leaves the attacker no pieces.
     fn equal_length(&mut self, walk: &Walk, k: usize, mv: Move, child: &Position, rest: i32) {
         let path = &walk.keys[..=k];
-        let line = self.search.extract_line(
-            child,
-            path,
-            (rest - 1) as u16,
-            true,
-            false,
-            self.cap,
-        );
+        let line = self
+            .search
+            .extract_line(child, path, (rest - 1) as u16, true, false, self.cap);
         match line {
             Some(w) if w.hand_left.total() == 0 => {
                 let mut moves = vec![mv];
@@ -763,8 +771,16 @@ impl Checker<'_, '_> {
         {
             Within::Yes(found) => {
                 let stop_at = self.search.nodes.saturating_add(self.cap);
-                let (len, exact) =
-                    shorten(self.search, child, path, true, found, stop_at, self.cap, false);
+                let (len, exact) = shorten(
+                    self.search,
+                    child,
+                    path,
+                    true,
+                    found,
+                    stop_at,
+                    self.cap,
+                    false,
+                );
                 self.flaws.push(Flaw {
                     kind: FlawKind::LongerVariation,
                     ply: k + 1,

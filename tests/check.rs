@@ -1,0 +1,332 @@
+//! The uniqueness checker (`Solver::check`): the flawed problems of `problems/flawed.sfen`
+//! report exactly their expected flaws, every problem of the other files with a known length
+//! reports the flaws documented next to it (`check: <verdict> <kind>@<ply> ...`), and every
+//! flaw with a short enough length is confirmed by the brute force of tests/common, which
+//! knows nothing of the solver.
+
+mod common;
+
+use common::{Brute, check_line, hand_after};
+use tsume::{
+    Flaw, FlawKind, Move, Position, Report, Solver, SolverConfig, Verdict,
+    is_mate_with_futile_interpositions,
+};
+
+/// The configuration the documented results were produced with (`check_unique --hash-mb 64
+/// --question-nodes 300000`); flawed.sfen uses a larger question share.
+fn solver(question_nodes: u64) -> Solver {
+    Solver::new(
+        SolverConfig::new()
+            .hash_mib(64)
+            .question_node_limit(Some(question_nodes)),
+    )
+}
+
+/// Reads a problem line: the position, the intended line, and the comment.
+fn parse(line: &str) -> (Position, Option<Vec<Move>>, String) {
+    let (body, comment) = line.split_once('#').expect("a comment");
+    let (sfen, moves) = match body.split_once(" moves ") {
+        Some((s, m)) => (s, Some(m)),
+        None => (body, None),
+    };
+    let pos = Position::from_sfen(sfen.trim()).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let intended = moves.map(|m| {
+        m.split_whitespace()
+            .map(|t| Move::from_usi(t).expect("a usi move"))
+            .collect()
+    });
+    (pos, intended, comment.trim().to_string())
+}
+
+fn lines(file: &str) -> Vec<(usize, String)> {
+    let path = format!("{}/problems/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect()
+}
+
+/// `kind@ply`, with `:move` when `with_move` and the flaw has one.
+fn token(f: &Flaw, with_move: bool) -> String {
+    match f.moves.first() {
+        Some(m) if with_move => format!("{}@{}:{m}", f.kind.name(), f.ply),
+        _ => format!("{}@{}", f.kind.name(), f.ply),
+    }
+}
+
+/// The position before the move at 1-based `ply` of `line`.
+fn before(root: &Position, line: &[Move], ply: usize) -> Position {
+    let mut p = root.clone();
+    for &mv in &line[..ply - 1] {
+        p.play(mv).expect("a legal line");
+    }
+    p
+}
+
+/// Confirms a report with the rules core and, for short lengths, the brute force: the line
+/// checked is a mating line, 駒余り matches the hand, and each flaw's claim holds.
+fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
+    let mut bad = Vec::new();
+    if !report.line.is_empty() {
+        if let Err(e) = check_line(root, &report.line) {
+            if !report
+                .flaws
+                .iter()
+                .any(|f| f.kind == FlawKind::InvalidIntendedLine)
+            {
+                bad.push(format!("{place}: line checked is not a mate: {e}"));
+            }
+            return bad;
+        }
+        let left = hand_after(root, &report.line);
+        let flagged = report
+            .flaws
+            .iter()
+            .any(|f| f.kind == FlawKind::PiecesLeftOver && f.ply == report.line.len());
+        if flagged == left.is_empty() {
+            bad.push(format!(
+                "{place}: hand left {left:?}, 駒余り flagged {flagged}"
+            ));
+        }
+    }
+    for f in &report.flaws {
+        let mut brute = Brute::new(true, 3_000_000);
+        let what = format!("{place}: {}", token(f, true));
+        match f.kind {
+            FlawKind::AlternativeMate | FlawKind::AlternativeFinalMove => {
+                let pos = before(root, &report.line, f.ply);
+                let mv = f.moves[0];
+                if !pos.is_legal(mv) || !pos.gives_check(mv) {
+                    bad.push(format!("{what}: not a legal check"));
+                    continue;
+                }
+                let mut c = pos.clone();
+                c.play_unchecked(mv);
+                let len = f.length.expect("a length") as usize;
+                if f.kind == FlawKind::AlternativeFinalMove {
+                    if !is_mate_with_futile_interpositions(&c) || len != 1 {
+                        bad.push(format!("{what}: not a mate in one"));
+                    }
+                } else if len <= 7 {
+                    // The length is that of the shortest mate that does not come back to the
+                    // line, so the brute force (which knows no line) may find a shorter one.
+                    if let Some(None) = brute.defender_value(&c, (len - 1) as u32) {
+                        bad.push(format!("{what}: brute force finds no mate"));
+                    }
+                }
+            }
+            FlawKind::EqualLengthVariation | FlawKind::LongerVariation => {
+                let pos = before(root, &report.line, f.ply);
+                let mut c = pos.clone();
+                c.play(f.moves[0]).expect("a legal reply");
+                let len = f.length.expect("a length");
+                if len <= 8 && f.length_exact {
+                    match brute.shortest(&c, len - 1) {
+                        Some(Some(v)) if v != len - 1 => {
+                            bad.push(format!("{what}: brute force gives {} plies", v + 1))
+                        }
+                        Some(None) => bad.push(format!("{what}: brute force finds no mate")),
+                        _ => {}
+                    }
+                }
+                if f.kind == FlawKind::EqualLengthVariation {
+                    if f.length != f.line_length {
+                        bad.push(format!("{what}: lengths differ"));
+                    }
+                    let mut line = report.line[..f.ply - 1].to_vec();
+                    line.extend(&f.moves);
+                    match check_line(root, &line) {
+                        Ok(()) if hand_after(root, &line).is_empty() => {}
+                        Ok(()) => bad.push(format!("{what}: its line leaves pieces over")),
+                        Err(e) => bad.push(format!("{what}: its line is not a mate: {e}")),
+                    }
+                } else if f.length <= f.line_length {
+                    bad.push(format!("{what}: not longer"));
+                }
+            }
+            FlawKind::ShorterMate => {
+                let pos = before(root, &report.line, f.ply);
+                let len = f.length.expect("a length");
+                if len <= 7 {
+                    match brute.shortest(&pos, len) {
+                        Some(Some(v)) if f.length_exact && v != len => {
+                            bad.push(format!("{what}: brute force gives {v} plies"))
+                        }
+                        Some(None) => bad.push(format!("{what}: brute force finds no mate")),
+                        _ => {}
+                    }
+                }
+                if f.length >= f.line_length {
+                    bad.push(format!("{what}: not shorter"));
+                }
+            }
+            FlawKind::NoMate if f.moves.is_empty() => {
+                if let Some(Some(n)) = brute.shortest(root, 7) {
+                    bad.push(format!("{what}: brute force finds a mate in {n}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    bad
+}
+
+#[test]
+fn flawed_problems_report_exactly_their_flaws() {
+    let mut solver = solver(1_000_000);
+    let mut bad = Vec::new();
+    let mut kinds = std::collections::HashSet::new();
+    for (n, line) in lines("flawed.sfen") {
+        let (pos, intended, comment) = parse(&line);
+        let spec = comment
+            .strip_prefix("expect:")
+            .unwrap_or_else(|| panic!("flawed.sfen:{n}: no `expect:`"));
+        let spec = spec.split('|').next().unwrap_or("");
+        let mut want: Vec<String> = spec.split_whitespace().map(str::to_string).collect();
+        let report = solver.check(&pos, intended.as_deref());
+        let place = format!("flawed.sfen:{n}");
+        let mut got: Vec<String> = report.flaws.iter().map(|f| token(f, true)).collect();
+        // An expectation without a move matches a flaw's `kind@ply` alone.
+        for g in got.iter_mut() {
+            if !want.contains(g) {
+                let short = g.split(':').next().unwrap_or("").to_string();
+                if want.contains(&short) {
+                    *g = short;
+                }
+            }
+        }
+        want.sort();
+        got.sort();
+        if want != got {
+            bad.push(format!("{place}: expected {want:?}, got {got:?}"));
+        }
+        let fatal = report.flaws.iter().any(|f| f.kind.is_fatal());
+        let verdict = if fatal {
+            Verdict::Unsound
+        } else {
+            Verdict::Sound
+        };
+        if report.verdict != verdict || !report.undecided.is_empty() {
+            bad.push(format!(
+                "{place}: verdict {} with undecided {:?}",
+                report.verdict, report.undecided
+            ));
+        }
+        kinds.extend(report.flaws.iter().map(|f| f.kind));
+        bad.extend(confirm(&place, &pos, &report));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The file covers every kind of flaw.
+    assert_eq!(kinds.len(), 8, "kinds covered: {kinds:?}");
+}
+
+/// Checks the problems of `file` that document a `check:` result.
+fn documented(file: &str) -> Vec<String> {
+    let mut solver = solver(300_000);
+    let mut bad = Vec::new();
+    let mut count = 0;
+    for (n, line) in lines(file) {
+        let (pos, intended, comment) = parse(&line);
+        let Some((_, doc)) = comment.split_once("check:") else {
+            continue;
+        };
+        count += 1;
+        let mut words = doc.split_whitespace();
+        let verdict = words.next().unwrap_or("");
+        let mut want: Vec<String> = words.map(str::to_string).collect();
+        let report = solver.check(&pos, intended.as_deref());
+        let place = format!("{file}:{n}");
+        let mut got: Vec<String> = report.flaws.iter().map(|f| token(f, false)).collect();
+        got.sort();
+        got.dedup();
+        want.sort();
+        if report.verdict.to_string() != verdict || want != got {
+            bad.push(format!(
+                "{place}: documented {verdict} {want:?}, got {} {got:?}",
+                report.verdict
+            ));
+        }
+        if report.verdict == Verdict::Sound && !report.undecided.is_empty() {
+            bad.push(format!("{place}: sound with undecided questions"));
+        }
+        bad.extend(confirm(&place, &pos, &report));
+    }
+    assert!(count > 0, "{file} documents no check result");
+    bad
+}
+
+#[test]
+fn yaneuraou_problems_report_their_documented_flaws() {
+    let bad = documented("yaneuraou.sfen");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn antma_and_long_problems_report_their_documented_flaws() {
+    let mut bad = documented("antma.sfen");
+    bad.extend(documented("long.sfen"));
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The classic 3-ply problem (古典3手詰): sound, with one 変同 note.
+const CLASSIC: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
+/// Karolina, 13 plies, sound without notes.
+const KAROLINA: &str = "4RB1k1/5s3/7n1/5s1LP/9/7r1/9/9/6K2 b b4g2s3n3l17p";
+
+#[test]
+fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
+    let pos = Position::from_sfen(CLASSIC).unwrap();
+    let mut solver = solver(300_000);
+    let plain = solver.check(&pos, None);
+    let line = plain.main_line.as_ref().expect("a mate").moves.clone();
+    let with = solver.check(&pos, Some(&line));
+    assert_eq!(plain.verdict, Verdict::Sound);
+    assert!(with.checked_intended && !plain.checked_intended);
+    assert_eq!(plain.flaws, with.flaws);
+    assert_eq!(plain.line, with.line);
+    assert_eq!(plain.flaws.len(), 1);
+    assert_eq!(plain.flaws[0].kind, FlawKind::EqualLengthVariation);
+    assert_eq!(plain.flaws[0].ply, 2);
+}
+
+#[test]
+fn questions_cut_short_are_undecided_never_sound() {
+    let pos = Position::from_sfen(KAROLINA).unwrap();
+    let full = solver(300_000).check(&pos, None);
+    assert_eq!(full.verdict, Verdict::Sound, "{:?}", full.undecided);
+    // Too few nodes per question: some alternative cannot be refuted.
+    let report = solver(200).check(&pos, None);
+    assert_eq!(report.verdict, Verdict::Undecided);
+    assert_eq!(report.sound(), None);
+    assert!(!report.undecided.is_empty());
+    assert!(report.flaws.iter().all(|f| !f.kind.is_fatal()));
+    // A node limit on the whole check: the solution itself may be out of reach.
+    let mut tiny = Solver::new(SolverConfig::new().hash_mib(16).node_limit(Some(2_000)));
+    let report = tiny.check(&pos, None);
+    assert_eq!(report.verdict, Verdict::Undecided);
+    assert!(!report.undecided.is_empty());
+}
+
+#[test]
+fn a_detour_back_to_the_main_line_is_not_a_second_solution() {
+    // Karolina, ply 7: 5a3a+ is played; 5a3a (no promotion) is captured the same way and
+    // transposes into the main line, so it is not 余詰 although it mates as well.
+    let pos = Position::from_sfen(KAROLINA).unwrap();
+    let mut solver = solver(300_000);
+    let report = solver.check(&pos, None);
+    let line = &report.line;
+    assert_eq!(line[6].to_string(), "5a3a+");
+    let mut p = before(&pos, line, 7);
+    let detour = Move::from_usi("5a3a").unwrap();
+    p.play(detour).unwrap();
+    p.play(line[7]).unwrap();
+    assert_eq!(
+        p.key(),
+        before(&pos, line, 9).key(),
+        "the detour transposes"
+    );
+    assert!(report.flaws.is_empty(), "{:?}", report.flaws);
+}
