@@ -34,7 +34,7 @@ struct Args {
     #[arg(long)]
     nodes: Option<u64>,
     /// Nodes each question (one alternative move) may search before it is left undecided
-    /// (default: as many as the solution took, at least 100,000).
+    /// (default: as many as the solution took, at least 1,000,000).
     #[arg(long)]
     question_nodes: Option<u64>,
     /// Transposition table size in MiB (the checker adds a second table of half this size

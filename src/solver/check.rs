@@ -210,7 +210,7 @@ impl Report {
 }
 
 /// Per-question node share when none is configured: at least this many.
-const MIN_QUESTION_NODES: u64 = 100_000;
+const MIN_QUESTION_NODES: u64 = 1_000_000;
 
 /// The positions and keys along a line.
 struct Walk {
@@ -295,6 +295,10 @@ impl Solver {
             progress_every: self.config.progress_interval,
             progress: self.progress.as_deref_mut(),
         };
+        if let Some(side) = self.side.as_mut() {
+            // Its entries were found under another problem's exclusions.
+            side.new_search();
+        }
         let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
         let mut flaws = Vec::new();
         let mut undecided = Vec::new();

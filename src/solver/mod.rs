@@ -159,7 +159,7 @@ impl SolverConfig {
     /// Nodes each question of the uniqueness checker ([`Solver::check`]) may search: one
     /// alternative move, "does this check also mate?", "is this defence as long?". A question
     /// that runs out is reported as undecided. `None` (the default): as many as the solution
-    /// took, and at least 100,000.
+    /// took, and at least 1,000,000.
     pub fn question_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
         self.question_nodes = nodes;
         self
