@@ -41,6 +41,10 @@ struct Args {
     /// when it must search for a second solution that avoids the main line).
     #[arg(long = "hash-mb", default_value_t = 1024)]
     hash_mb: usize,
+    /// Nodes allowed after the first proof for proving the length shortest and walking the
+    /// line (default: as many as the first proof took, at least 200,000).
+    #[arg(long = "shortest-nodes")]
+    shortest_nodes: Option<u64>,
     /// One JSON object per problem per line.
     #[arg(long)]
     json: bool,
@@ -328,6 +332,7 @@ fn main() -> ExitCode {
     let config = SolverConfig::new()
         .hash_mib(args.hash_mb)
         .node_limit(args.nodes)
+        .shortest_node_limit(args.shortest_nodes)
         .time_limit(args.time.map(Duration::from_secs_f64))
         .question_node_limit(args.question_nodes);
     let mut solver = Solver::new(config);
