@@ -611,6 +611,9 @@ impl Checker<'_, '_> {
             }
             let mut c = pos.clone();
             c.play_unchecked(mv);
+            if walk.keys.contains(&c.key()) {
+                continue; // it transposes into the line at once: a detour
+            }
             match self
                 .search
                 .within(&c, false, NO_LIMIT as i32, path, Some(self.cap))
