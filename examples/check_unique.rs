@@ -14,11 +14,12 @@
 
 use clap::Parser;
 use serde_json::json;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 use tsume::{
-    Flaw, Move, Position, Report, Solver, SolverConfig, Verdict, japanese_line, japanese_move,
+    Flaw, FlawKind, Move, Position, Report, Solver, SolverConfig, Verdict, japanese_line,
+    japanese_move,
 };
 
 #[derive(Parser, Debug)]
@@ -60,50 +61,55 @@ struct Problem {
 
 /// A problem line parsed: the position and the intended line, if any.
 fn parse_problem(text: &str) -> Result<(Position, Option<Vec<Move>>), String> {
-    let mut body = text.trim();
-    for prefix in ["position ", "sfen "] {
-        if let Some(rest) = body.strip_prefix(prefix) {
-            body = rest.trim_start();
+    let mut tokens: Vec<&str> = text.split_whitespace().collect();
+    for prefix in ["position", "sfen"] {
+        if tokens.first() == Some(&prefix) {
+            tokens.remove(0);
         }
     }
-    let (sfen, moves) = match body.find(" moves") {
-        Some(i) if body[i + 6..].is_empty() || body[i + 6..].starts_with(' ') => {
-            (&body[..i], Some(&body[i + 6..]))
-        }
-        _ => (body, None),
+    let (sfen, moves) = match tokens.iter().position(|&t| t == "moves") {
+        Some(i) => (&tokens[..i], Some(&tokens[i + 1..])),
+        None => (&tokens[..], None),
     };
-    let pos = Position::from_sfen(sfen).map_err(|e| format!("bad sfen: {e}"))?;
+    let pos = Position::from_sfen(&sfen.join(" ")).map_err(|e| format!("bad sfen: {e}"))?;
+    if pos.king_square(pos.side_to_move().flip()).is_none() {
+        return Err("the defender (the side not to move) has no king".into());
+    }
     let intended = match moves {
         None => None,
-        Some(list) => {
-            let mut out = Vec::new();
-            for tok in list.split_whitespace() {
-                out.push(Move::from_usi(tok).map_err(|e| format!("bad move {tok:?}: {e}"))?);
-            }
-            if out.is_empty() {
-                return Err("`moves` is followed by no move".into());
-            }
-            Some(out)
-        }
+        Some([]) => return Err("`moves` is followed by no move".into()),
+        Some(list) => Some(
+            list.iter()
+                .map(|t| Move::from_usi(t).map_err(|e| format!("bad move {t:?}: {e}")))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
     };
     Ok((pos, intended))
 }
 
-fn read_problems(args: &Args) -> Result<Vec<Problem>, String> {
+/// Reads every input; an input that cannot be read is reported and skipped.
+fn read_problems(args: &Args, errors: &mut Vec<String>) -> Vec<Problem> {
     let mut out = Vec::new();
     for input in &args.inputs {
-        let (source, text) = if input == "-" {
-            let mut text = String::new();
-            for l in std::io::stdin().lock().lines() {
-                let l = l.map_err(|e| format!("standard input: {e}"))?;
-                text.push_str(&l);
-                text.push('\n');
+        let (source, bytes) = if input == "-" {
+            let mut bytes = Vec::new();
+            if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
+                errors.push(format!("standard input: {e}"));
+                continue;
             }
-            ("<stdin>".to_string(), text)
+            ("<stdin>".to_string(), bytes)
         } else {
-            let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
-            (input.clone(), text)
+            match std::fs::read(input) {
+                Ok(b) => (input.clone(), b),
+                Err(e) => {
+                    errors.push(format!("{input}: {e}"));
+                    continue;
+                }
+            }
         };
+        // Lines that are not UTF-8 are kept (with replacement characters) and rejected as
+        // bad problems, so the others are still read.
+        let text = String::from_utf8_lossy(&bytes);
         for (i, raw) in text.lines().enumerate() {
             let (body, comment) = match raw.find('#') {
                 Some(c) => (&raw[..c], raw[c + 1..].trim()),
@@ -120,16 +126,7 @@ fn read_problems(args: &Args) -> Result<Vec<Problem>, String> {
             });
         }
     }
-    Ok(out)
-}
-
-/// The position before the move at 1-based `ply` of `line`.
-fn position_before(root: &Position, line: &[Move], ply: usize) -> Position {
-    let mut p = root.clone();
-    for &mv in line.iter().take(ply.saturating_sub(1)) {
-        p.play_unchecked(mv);
-    }
-    p
+    out
 }
 
 fn usi(moves: &[Move]) -> String {
@@ -164,12 +161,17 @@ fn flaw_kif(root: &Position, report: &Report, flaw: &Flaw) -> String {
     if flaw.moves.is_empty() {
         return String::new();
     }
-    let before = position_before(root, &report.line, flaw.ply);
-    let previous = flaw
-        .ply
-        .checked_sub(2)
-        .and_then(|i| report.line.get(i))
-        .copied();
+    let line = match (&report.intended, flaw.kind) {
+        (Some(given), FlawKind::InvalidIntendedLine) => given,
+        _ => &report.line,
+    };
+    let mut before = root.clone();
+    for &mv in line.iter().take(flaw.ply.saturating_sub(1)) {
+        if before.play(mv).is_err() {
+            return String::new();
+        }
+    }
+    let previous = flaw.ply.checked_sub(2).and_then(|i| line.get(i)).copied();
     let mut p = before.clone();
     if p.check_legality(flaw.moves[0]).is_err() {
         return String::new();
@@ -212,6 +214,12 @@ fn print_human(place: &str, comment: &str, pos: &Position, report: &Report) {
         );
         println!("usi: {}", usi(&report.line));
         println!("kif: {}", japanese_line(pos, &report.line).join(" "));
+    }
+    if let (false, Some(given)) = (report.checked_intended, &report.intended) {
+        println!(
+            "intended line (not a valid tsume line, see below): {}",
+            usi(given)
+        );
     }
     if report.checked_intended {
         if let Some(ml) = &report.main_line {
@@ -312,6 +320,10 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
         "length": (!report.line.is_empty()).then_some(report.line.len()),
         "moves": report.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "intended": report.checked_intended,
+        "intended_moves": report
+            .intended
+            .as_ref()
+            .map(|l| l.iter().map(|m| m.to_string()).collect::<Vec<_>>()),
         "hand_left": hand,
         "flaws": flaws,
         "undecided": undecided,
@@ -322,13 +334,11 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let problems = match read_problems(&args) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let mut errors = Vec::new();
+    let problems = read_problems(&args, &mut errors);
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
     let config = SolverConfig::new()
         .hash_mib(args.hash_mb)
         .node_limit(args.nodes)
@@ -347,7 +357,7 @@ fn main() -> ExitCode {
             );
         });
     }
-    let mut bad_input = false;
+    let mut bad_input = !errors.is_empty();
     let mut all_sound = true;
     let stdout = std::io::stdout();
     for prob in &problems {
@@ -360,7 +370,9 @@ fn main() -> ExitCode {
                     let obj = json!({
                         "sfen": prob.text, "file": prob.source, "line": prob.line,
                         "comment": prob.comment, "sound": null, "verdict": "error",
-                        "error": e, "length": null, "moves": [], "flaws": [],
+                        "error": e, "length": null, "moves": [], "intended": false,
+                        "intended_moves": null, "hand_left": "", "flaws": [],
+                        "undecided": [], "nodes": 0, "time_ms": 0,
                     });
                     let _ = writeln!(stdout.lock(), "{obj}");
                 } else {

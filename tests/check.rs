@@ -273,8 +273,10 @@ fn antma_and_long_problems_report_their_documented_flaws() {
 
 /// The classic 3-ply problem (古典3手詰): sound, with one 変同 note.
 const CLASSIC: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
-/// Karolina, 13 plies, sound without notes.
+/// Karolina, 13 plies: one same-ply transposition at ply 7 (see long.sfen).
 const KAROLINA: &str = "4RB1k1/5s3/7n1/5s1LP/9/7r1/9/9/6K2 b b4g2s3n3l17p";
+/// mog_mate9, 9 plies, sound with four 変同 notes.
+const MOG_MATE9: &str = "4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1";
 
 #[test]
 fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
@@ -294,11 +296,11 @@ fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
 
 #[test]
 fn questions_cut_short_are_undecided_never_sound() {
-    let pos = Position::from_sfen(KAROLINA).unwrap();
+    let pos = Position::from_sfen(MOG_MATE9).unwrap();
     let full = solver(300_000).check(&pos, None);
     assert_eq!(full.verdict, Verdict::Sound, "{:?}", full.undecided);
     // Too few nodes per question: some alternative cannot be refuted.
-    let report = solver(200).check(&pos, None);
+    let report = solver(50).check(&pos, None);
     assert_eq!(report.verdict, Verdict::Undecided);
     assert_eq!(report.sound(), None);
     assert!(!report.undecided.is_empty());
@@ -311,22 +313,20 @@ fn questions_cut_short_are_undecided_never_sound() {
 }
 
 #[test]
-fn a_detour_back_to_the_main_line_is_not_a_second_solution() {
-    // Karolina, ply 7: 5a3a+ is played; 5a3a (no promotion) is captured the same way and
-    // transposes into the main line, so it is not 余詰 although it mates as well.
+fn a_transposition_at_the_same_ply_is_a_second_solution() {
+    // Karolina, ply 7: 5a3a+ is played; 5a3a (no promotion) is captured the same way and the
+    // same position follows at the same ply: no extra moves, so not a detour but 余詰 (§3).
     let pos = Position::from_sfen(KAROLINA).unwrap();
     let mut solver = solver(300_000);
     let report = solver.check(&pos, None);
     let line = &report.line;
     assert_eq!(line[6].to_string(), "5a3a+");
     let mut p = before(&pos, line, 7);
-    let detour = Move::from_usi("5a3a").unwrap();
-    p.play(detour).unwrap();
+    let other = Move::from_usi("5a3a").unwrap();
+    p.play(other).unwrap();
     p.play(line[7]).unwrap();
-    assert_eq!(
-        p.key(),
-        before(&pos, line, 9).key(),
-        "the detour transposes"
-    );
-    assert!(report.flaws.is_empty(), "{:?}", report.flaws);
+    assert_eq!(p.key(), before(&pos, line, 9).key(), "it transposes");
+    let tokens: Vec<String> = report.flaws.iter().map(|f| token(f, true)).collect();
+    assert_eq!(tokens, ["alternative_mate@7:5a3a"]);
+    assert_eq!(report.flaws[0].length, Some(7));
 }

@@ -311,31 +311,30 @@ fn c_interposition_taken_by_another_piece_counts() {
 ///    the silver now blocks the bishop's diagonal, so the gold, protected by the lance on 4g,
 ///    stays; 4a and 5b are the gold's, 6a and 6b White's own. Mate in 3, nothing left over.
 ///
-/// S*5b is as long, but the mate after it (3c4a+, the first in generation order) leaves the
-/// gold over; the defender prefers the reply that leaves the attacker fewest pieces (駒余り):
-/// S*5c.
+/// S*5b is as long: after it G*4a mates (3c4a+ as well, but it leaves the gold over, and
+/// among equally short mates the attacker's line uses up its pieces). Both replies then leave
+/// nothing over, and S*5b comes first in generation order.
 #[test]
 fn d_interposition_the_attacker_must_not_capture_counts() {
     let p = Problem {
         sfen: "3lk4/3p5/6N2/9/9/1b7/5L3/9/9 b LGs 1",
         length: 3,
-        line: "L*5d S*5c G*4b",
+        line: "L*5d S*5b G*4a",
         plain: Some(3),
         plain_plies: 3,
     };
     let line = check(&p);
     counted_interposition(&p, &line, 2);
-    let interposed = line.moves[1].to();
-    let king = after(&p, &line, 1)
-        .king_square(tsume::Color::White)
-        .unwrap();
+    // S*5c, two squares from the king, counts as well and must not be taken: after 5d5c (or
+    // 5d5c+) the line does not end.
+    let mut at = after(&p, &line, 1);
+    let king = at.king_square(tsume::Color::White).unwrap();
+    let s5c = Move::from_usi("S*5c").unwrap();
     assert!(
-        king.rank().abs_diff(interposed.rank()) > 1,
+        king.rank().abs_diff(s5c.to().rank()) > 1,
         "not next to the king"
     );
-    assert_ne!(line.moves[2].to(), interposed, "the silver is not taken");
-    // Taking it does not mate: after 5d5c (or 5d5c+) the line does not end.
-    let at = after(&p, &line, 2);
+    at.play(s5c).unwrap();
     for take in ["5d5c", "5d5c+"] {
         if let Ok(mv) = at.parse_usi_move(take) {
             let mut c = at.clone();
@@ -343,6 +342,13 @@ fn d_interposition_the_attacker_must_not_capture_counts() {
             assert!(!ends_line(&c), "{take}");
         }
     }
+    assert!(
+        line.defences[0]
+            .replies
+            .iter()
+            .any(|a| a.mv == s5c && !a.futile)
+    );
+    assert!(main_lines(&at_root(&p), 3).contains(&moves_of("L*5d S*5c G*4b")));
     let lengths: Vec<(String, u32)> = line.defences[0]
         .replies
         .iter()
@@ -366,35 +372,24 @@ fn d_interposition_the_attacker_must_not_capture_counts() {
 ///    dragon lets the king take the dragon, so no drop is futile (no capture position is
 ///    mated within 6). A pawn, lance, knight, silver or bishop on 8b is mated in 3 more; the
 ///    gold holds out longest, 5 more (the brute force).
-/// 2. G*8b 8c8b (the dragon takes the gold) 8a8b (the king takes the dragon), and the gold
-///    comes back: R*7b 8b8a G*8b, mate in 7 with the knight left over. In the capture
-///    position (the gold handed back to White) Black has no gold: that mate is gone.
+/// 2. G*8b: two mates in 5 more. 8c8b (the dragon takes the gold) 8a8b (the king takes the
+///    dragon), and the gold comes back: R*7b 8b8a G*8b, with the knight left over; in the
+///    capture position (the gold handed back to White) Black has no gold, and that mate is
+///    gone. Or N*7c 8a9a R*9b 8b9b 7c8a+, which uses up the knight and the rook: the line
+///    shown, as the attacker's line uses up its pieces among equally short mates.
 #[test]
 fn e_interposed_piece_captured_and_dropped_again_counts() {
     let p = Problem {
         sfen: "1k7/9/+R+n7/+B8/9/9/9/9/9 b Rb4g4s3n4l18p 1",
         length: 7,
-        line: "9c8c G*8b 8c8b 8a8b R*7b 8b8a G*8b",
+        line: "9c8c G*8b N*7c 8a9a R*9b 8b9b 7c8a+",
         plain: Some(7),
         plain_plies: 7,
     };
     let line = check(&p);
-    let checker = counted_interposition(&p, &line, 2);
-    assert_eq!(
-        line.moves[2].from(),
-        Some(checker),
-        "the dragon takes the gold"
-    );
-    assert_eq!(
-        line.moves[3].to(),
-        line.moves[2].to(),
-        "the king takes the dragon"
-    );
-    assert_eq!(
-        line.moves[6],
-        Move::from_usi("G*8b").unwrap(),
-        "the gold dropped"
-    );
+    counted_interposition(&p, &line, 2);
+    // The line that takes the gold and drops it again is as long.
+    assert!(main_lines(&at_root(&p), 7).contains(&moves_of("9c8c G*8b 8c8b 8a8b R*7b 8b8a G*8b")));
     // The gold is the longest of the drops on 8b; the others are worth 4.
     for a in &line.defences[0].replies {
         let expected = match a.mv.to_string().as_str() {
@@ -404,8 +399,7 @@ fn e_interposed_piece_captured_and_dropped_again_counts() {
         };
         assert!(a.length <= expected && !a.futile, "{a:?}");
     }
-    assert_eq!(line.hand_left.count(tsume::PieceKind::Knight), 1);
-    assert_eq!(line.hand_left.total(), 1);
+    assert_eq!(line.hand_left.total(), 0);
 }
 
 /// A 移動合 that counts for the same kind of reason, away from the king: the rook moved in
@@ -420,22 +414,24 @@ fn e_interposed_piece_captured_and_dropped_again_counts() {
 ///    (移動合, two squares from the king) is worth 4: in its capture position the rook is
 ///    back in White's hand and there is no mate within 4.
 /// 3. 4d4b 5b4b (the dragon takes the rook) 2b1a R*3a (the rook taken, dropped): mate in 7,
-///    the gold left over (G*2b mates as well; the rook drop comes first).
+///    the gold left over. The line shown plays the gold first (R*5a 2a2b G*3c 2b1b 5a5b+ 1b1a
+///    3c2b, as long, nothing left over); the 移動合 line is one of the main lines all the same.
 #[test]
 fn e_move_interposition_away_from_the_king_counts() {
     let p = Problem {
         sfen: "7k1/9/8+n/5r1+N1/9/9/9/9/9 b RG 1",
         length: 7,
-        line: "R*5a 2a2b 5a5b+ 4d4b 5b4b 2b1a R*3a",
+        line: "R*5a 2a2b G*3c 2b1b 5a5b+ 1b1a 3c2b",
         plain: Some(7),
         plain_plies: 7,
     };
     let line = check(&p);
-    let checker = counted_interposition(&p, &line, 4);
-    assert!(!line.moves[3].is_drop(), "a board move between (移動合)");
-    assert_eq!(line.moves[4].from(), Some(checker));
-    assert_eq!(line.moves[6], Move::from_usi("R*3a").unwrap());
-    assert_eq!(line.hand_left.count(tsume::PieceKind::Gold), 1);
+    assert_eq!(line.hand_left.total(), 0);
+    // The line with the 移動合 (counted: its capture position is not mated within 4) is as
+    // long, and the interposition is a board move between the dragon and the king.
+    let with = moves_of("R*5a 2a2b 5a5b+ 4d4b 5b4b 2b1a R*3a");
+    assert!(main_lines(&at_root(&p), 7).contains(&with));
+    assert!(!with[3].is_drop(), "a board move between (移動合)");
 }
 
 // =============================================================================================
@@ -686,4 +682,16 @@ fn library_line_end_test_agrees_with_the_definition() {
         compared > 500 && ends > 20,
         "{compared} positions, {ends} line ends"
     );
+}
+
+/// The problem's position.
+fn at_root(p: &Problem) -> Position {
+    Position::from_sfen(p.sfen).unwrap()
+}
+
+/// USI moves, space-separated.
+fn moves_of(text: &str) -> Vec<Move> {
+    text.split_whitespace()
+        .map(|t| Move::from_usi(t).unwrap())
+        .collect()
 }

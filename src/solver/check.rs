@@ -27,7 +27,7 @@ use super::{MateLine, Outcome, Solver, Stats, StopReason, shorten, verify_mate};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
-use ahash::AHashSet;
+use ahash::AHashMap;
 use std::fmt;
 
 /// The kinds of flaw the checker reports (rules document §3).
@@ -181,6 +181,9 @@ pub struct Report {
     pub line: Vec<Move>,
     /// Whether [`Report::line`] is the intended line.
     pub checked_intended: bool,
+    /// The intended line as given (valid or not), if any; an
+    /// [`FlawKind::InvalidIntendedLine`] flaw's ply refers to it.
+    pub intended: Option<Vec<Move>>,
     /// The solver's main line, when a mate was found.
     pub main_line: Option<MateLine>,
     /// The attacker's hand at the end of [`Report::line`].
@@ -303,6 +306,7 @@ impl Solver {
         let mut flaws = Vec::new();
         let mut undecided = Vec::new();
 
+        let given = intended.map(<[Move]>::to_vec);
         // The intended line must be a mating line; if not, the problem is still solved.
         let intended = match intended {
             Some(moves) => match verify_mate(pos, moves) {
@@ -369,6 +373,27 @@ impl Solver {
             .config
             .question_nodes
             .unwrap_or(search.nodes.max(MIN_QUESTION_NODES));
+        // A futile interposition (無駄合) is never played in a tsume line.
+        let intended = match intended {
+            Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves) {
+                Some((ply, mv)) => {
+                    flaws.push(Flaw {
+                        kind: FlawKind::InvalidIntendedLine,
+                        ply,
+                        moves: vec![mv],
+                        length: None,
+                        length_exact: false,
+                        line_length: Some(moves.len() as u32),
+                        detail: "the intended line plays a futile interposition (無駄合), which \
+                                 a tsume line leaves out together with its capture"
+                            .into(),
+                    });
+                    None
+                }
+                None => Some(moves),
+            },
+            other => other,
+        };
         let (line, checked_intended) = match (&intended, &main_line) {
             (Some(moves), _) => (moves.clone(), true),
             (None, Some(ml)) => (ml.moves.clone(), false),
@@ -381,14 +406,14 @@ impl Solver {
                     ply: 1,
                     mv: None,
                     question: "is the main line's length the shortest mate?".into(),
-                    reason: search.aborted.clone().unwrap_or(StopReason::NodeLimit),
+                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
                 });
             } else if !ml.exact {
                 undecided.push(Undecided {
                     ply: 1,
                     mv: None,
                     question: "is every defence of the main line the longest?".into(),
-                    reason: search.aborted.clone().unwrap_or(StopReason::NodeLimit),
+                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
                 });
             }
         }
@@ -415,7 +440,9 @@ impl Solver {
                 .expect("a line has an end")
                 .hand(pos.side_to_move());
         }
-        flaws.sort_by_key(|f| f.ply);
+        // The intended line's own errors first (their plies count along that line), then
+        // the flaws of the line checked, in ply order.
+        flaws.sort_by_key(|f| (f.kind != FlawKind::InvalidIntendedLine, f.ply));
         let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
             Verdict::Unsound
         } else if !undecided.is_empty() {
@@ -433,6 +460,7 @@ impl Solver {
             verdict,
             line,
             checked_intended,
+            intended: given,
             main_line,
             hand_left,
             flaws,
@@ -492,7 +520,11 @@ impl Checker<'_, '_> {
     }
 
     fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
-        let reason = self.search.aborted.clone().unwrap_or(StopReason::NodeLimit);
+        let reason = self
+            .search
+            .aborted
+            .clone()
+            .unwrap_or(StopReason::QuestionLimit);
         self.undecided.push(Undecided {
             ply,
             mv,
@@ -542,12 +574,15 @@ impl Checker<'_, '_> {
             false,
         );
         let mut first = None;
+        // One share of nodes for finding the first move, over all the checks.
+        let until = self.search.nodes.saturating_add(self.cap);
         for mv in pos.check_moves() {
             let mut c = pos.clone();
             c.play_unchecked(mv);
+            let left = until.saturating_sub(self.search.nodes).max(1);
             let w = self
                 .search
-                .within(&c, false, len as i32 - 1, &walk.keys[..=k], Some(self.cap));
+                .within(&c, false, len as i32 - 1, &walk.keys[..=k], Some(left));
             if let Within::Yes(_) = w {
                 first = Some(mv);
                 break;
@@ -611,8 +646,8 @@ impl Checker<'_, '_> {
             }
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            if walk.keys.contains(&c.key()) {
-                continue; // it transposes into the line at once: a detour
+            if walk.keys[..=k + 1].contains(&c.key()) {
+                continue; // back to a position the line had already reached: a detour
             }
             match self
                 .search
@@ -670,7 +705,14 @@ impl Checker<'_, '_> {
             progress: None,
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);
-        side_search.exclude(walk.keys.iter().copied().collect::<AHashSet<u64>>());
+        // A line position reached later than in the line: a detour back to it.
+        side_search.exclude(
+            walk.keys
+                .iter()
+                .enumerate()
+                .map(|(ply, &key)| (key, ply as u32))
+                .collect::<AHashMap<u64, u32>>(),
+        );
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
         let v = side_search.solve_until(child, false, depth, NO_LIMIT, self.cap);
@@ -818,6 +860,37 @@ impl Checker<'_, '_> {
             ),
         }
     }
+}
+
+/// The first defender move of `moves` (a verified mating line from `root`) that is a futile
+/// interposition: its capture position is mated as soon as the line goes on after it. The
+/// 1-based ply and the move.
+fn futile_in_line(
+    search: &mut Search<'_>,
+    root: &Position,
+    moves: &[Move],
+) -> Option<(usize, Move)> {
+    let walk = Walk::new(root, moves);
+    let n = moves.len();
+    for k in (1..n).step_by(2) {
+        let pos = &walk.positions[k];
+        let mv = moves[k];
+        let Some((checker, between)) = futile::distant_check(pos) else {
+            continue;
+        };
+        if !between.contains(mv.to()) {
+            continue;
+        }
+        let Some(q) = futile::capture_position(pos, mv, checker) else {
+            continue;
+        };
+        // The reply is worth (n - k) plies in the line; its capture position no more.
+        let rest = (n - k) as i32;
+        if let Within::Yes(_) = search.within(&q, false, rest, &walk.keys[..=k], Some(100_000)) {
+            return Some((k + 1, mv));
+        }
+    }
+    None
 }
 
 /// "金 2歩" style.

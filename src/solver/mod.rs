@@ -218,6 +218,9 @@ pub enum StopReason {
     Stopped,
     /// A no-mate proof rested on lines cut at the maximum depth.
     DepthLimit,
+    /// A question of the uniqueness checker used up its own share of nodes
+    /// ([`SolverConfig::question_node_limit`]); the check as a whole went on.
+    QuestionLimit,
     /// The mate was proven but no verified line could be built (a bug if it ever happens:
     /// the verdict is withheld rather than reported unchecked).
     UnverifiedLine(String),
@@ -230,6 +233,7 @@ impl fmt::Display for StopReason {
             StopReason::TimeLimit => write!(f, "time limit reached"),
             StopReason::Stopped => write!(f, "stopped"),
             StopReason::DepthLimit => write!(f, "maximum depth reached"),
+            StopReason::QuestionLimit => write!(f, "question node limit reached"),
             StopReason::UnverifiedLine(why) => {
                 write!(f, "mating line could not be verified: {why}")
             }
@@ -256,7 +260,8 @@ pub struct MateLine {
     pub shortest_proven: bool,
     /// Whether, besides, every choice along the line was decided exactly: each defender
     /// reply shown is a longest one (proven, not assumed), and each attacker move is the
-    /// first shortest mate in move-generation order. An exact line is the same whatever the
+    /// first shortest mate in move-generation order (within the last 41 plies, the first of
+    /// those that leave the fewest pieces in hand). An exact line is the same whatever the
     /// table size or limits, as long as they let the solver get this far.
     pub exact: bool,
     /// For each defender ply, the replies considered with their mate lengths (only with

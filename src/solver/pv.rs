@@ -225,7 +225,8 @@ pub(crate) struct WalkedLine {
 impl Search<'_> {
     /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
     /// the first check (in generation order) that mates within the budget left (with a proven
-    /// minimal budget, a shortest mate); at defender nodes the replies that are not mated two
+    /// minimal budget, a shortest mate; within the last [`COMPARE_PLIES`] plies the first of
+    /// those whose line leaves the fewest pieces in hand); at defender nodes the replies that are not mated two
     /// plies sooner (longest defence), futile interpositions left out, and among those the one
     /// that leaves the attacker the fewest pieces in hand (駒余り). Each decision is answered
     /// from the table or by a bounded search; an undecided one makes the line inexact.
@@ -407,6 +408,8 @@ impl Search<'_> {
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
         let decide = walk.deciding(self.nodes);
+        let compare = b <= COMPARE_PLIES;
+        let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
         let mut longer: Option<Sub> = None;
@@ -442,7 +445,19 @@ impl Search<'_> {
                         if skipped {
                             walk.exact = false;
                         }
-                        return Some(sub);
+                        if !compare {
+                            return Some(sub);
+                        }
+                        // Near the end, every check that mates as soon is walked, and the one
+                        // that leaves the fewest pieces in hand is kept (the first on ties).
+                        let key = |l: &Sub| (l.rev.len(), l.hand.total());
+                        if fitting.as_ref().is_none_or(|f| key(&sub) < key(f)) {
+                            fitting = Some(sub);
+                        }
+                        if walk.steps > MAX_WALK / 2 {
+                            return fitting;
+                        }
+                        continue;
                     }
                     // Its line had to show a futile interposition and runs past the budget:
                     // another check may have a line that fits.
@@ -455,6 +470,9 @@ impl Search<'_> {
                     }
                 }
             }
+        }
+        if fitting.is_some() {
+            return fitting;
         }
         if longer.is_some() {
             walk.exact = false;

@@ -181,7 +181,10 @@ pub(crate) struct Search<'a> {
     pub root_dn: PnDn,
     /// Positions (full keys) treated as not mated, like a repetition: the uniqueness
     /// checker's search for a second solution that does not merely rejoin the main line.
-    excluded: Option<AHashSet<u64>>,
+    excluded: Option<AHashMap<u64, u32>>,
+    /// The ply (from the search's root position) of the node being expanded; its children
+    /// are one ply deeper, its interpositions' capture positions two.
+    node_depth: u32,
 }
 
 const REP_TABLE_MAX: usize = 1 << 20;
@@ -214,6 +217,7 @@ impl<'a> Search<'a> {
             root_pn: 1,
             root_dn: 1,
             excluded: None,
+            node_depth: 0,
         }
     }
 
@@ -282,11 +286,12 @@ impl<'a> Search<'a> {
         self.path_hash ^= mix(full);
     }
 
-    /// Treats the positions with these full keys ([`Position::key`]) as not mated. Results
-    /// that rest on them are path-dependent, like those that rest on a repetition, and never
-    /// reach the table; but the table's own proofs do not know of the exclusion, so a search
-    /// with exclusions needs a table of its own.
-    pub fn exclude(&mut self, keys: AHashSet<u64>) {
+    /// Treats the positions with these full keys ([`Position::key`]) as not mated when they
+    /// are reached later than at the given ply (the `depth` of the search's nodes counts plies
+    /// from the problem's start). Results that rest on them are path-dependent, like those
+    /// that rest on a repetition, and never reach the table; but the table's own proofs do not
+    /// know of the exclusion, so a search with exclusions needs a table of its own.
+    pub fn exclude(&mut self, keys: AHashMap<u64, u32>) {
         self.excluded = Some(keys);
     }
 
@@ -296,9 +301,12 @@ impl<'a> Search<'a> {
         self.check_limits();
     }
 
+    /// Whether the position with key `full`, reached at `ply`, is excluded.
     #[inline]
-    fn is_excluded(&self, full: u64) -> bool {
-        self.excluded.as_ref().is_some_and(|e| e.contains(&full))
+    fn is_excluded(&self, full: u64, ply: u32) -> bool {
+        self.excluded
+            .as_ref()
+            .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
     }
 
     /// Replaces the path (used when re-searching from inside a line).
@@ -336,6 +344,7 @@ impl<'a> Search<'a> {
             child.board_key(),
             child.hand(self.attacker),
             budget,
+            0,
         )
     }
 
@@ -343,11 +352,18 @@ impl<'a> Search<'a> {
     #[inline]
     fn lookup_move(&self, pos: &Position, mv: Move, budget: u16) -> (Value, bool) {
         let (board, hands, hand) = pos.keys_after(mv, self.attacker);
-        self.lookup_keys(board ^ hands, board, hand, budget)
+        self.lookup_keys(board ^ hands, board, hand, budget, self.node_depth + 1)
     }
 
-    fn lookup_keys(&self, full: u64, board: u64, hand: Hand, budget: u16) -> (Value, bool) {
-        if self.path.contains(&full) || self.is_excluded(full) {
+    fn lookup_keys(
+        &self,
+        full: u64,
+        board: u64,
+        hand: Hand,
+        budget: u16,
+        ply: u32,
+    ) -> (Value, bool) {
+        if self.path.contains(&full) || self.is_excluded(full, ply) {
             return (Value::disproven(hand, true, NO_LIMIT), true);
         }
         if !self.rep_table.is_empty() {
@@ -379,6 +395,7 @@ impl<'a> Search<'a> {
         budget: u16,
     ) -> Value {
         self.count_node();
+        self.node_depth = depth;
         let hand = pos.hand(self.attacker);
         let start_nodes = self.nodes;
         let moves = pos.check_moves();
@@ -501,6 +518,7 @@ impl<'a> Search<'a> {
             let mut c = pos.clone();
             c.play_unchecked(mv);
             let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
+            self.node_depth = depth;
             children[best].v = v;
         };
         self.leave(full);
@@ -520,6 +538,7 @@ impl<'a> Search<'a> {
         budget: u16,
     ) -> Value {
         self.count_node();
+        self.node_depth = depth;
         let hand = pos.hand(self.attacker);
         let start_nodes = self.nodes;
         let evasions = pos.evasions();
@@ -531,7 +550,7 @@ impl<'a> Search<'a> {
             return Value::disproven(hand, true, NO_LIMIT);
         }
         if budget <= 1 {
-            return self.and_node_shallow(pos, &evasions, budget);
+            return self.and_node_shallow(pos, &evasions, budget, depth);
         }
         let distant = futile::distant_check(pos);
         let child_budget = dec(budget);
@@ -671,9 +690,10 @@ impl<'a> Search<'a> {
                     };
                     let (checker, _) = distant.expect("an interposition has a distant check");
                     let nv = match futile::capture_position(pos, mv, checker) {
-                        Some(qpos) => self.and_node(&qpos, tpn, tdn, depth + 1, budget),
+                        Some(qpos) => self.and_node(&qpos, tpn, tdn, depth + 2, budget),
                         None => Value::disproven(hand, false, NO_LIMIT),
                     };
+                    self.node_depth = depth;
                     caps[qi] = nv;
                     if nv.is_proven() && mv.is_drop() {
                         pending.retain(|(s, _)| *s != mv.to());
@@ -691,6 +711,7 @@ impl<'a> Search<'a> {
                     let mut c = pos.clone();
                     c.play_unchecked(mv);
                     let v = self.or_node(&c, tpn, tdn, depth + 1, child_budget);
+                    self.node_depth = depth;
                     children[best].v = v;
                     let capture_proven = q.is_some_and(|i| caps[i as usize].is_proven());
                     if v.is_proven() && mv.is_drop() && !capture_proven {
@@ -724,7 +745,13 @@ impl<'a> Search<'a> {
     /// An AND node with too little budget for any counted reply (at most one ply): proven
     /// only if every reply is a futile interposition whose capture position is again such a
     /// node (a mate in 0 once futile interpositions are not counted).
-    fn and_node_shallow(&mut self, pos: &Position, evasions: &[Move], budget: u16) -> Value {
+    fn and_node_shallow(
+        &mut self,
+        pos: &Position,
+        evasions: &[Move],
+        budget: u16,
+        depth: u32,
+    ) -> Value {
         let hand = pos.hand(self.attacker);
         let fail = Value::disproven(hand, false, budget);
         let Some((checker, between)) = futile::distant_check(pos) else {
@@ -742,14 +769,14 @@ impl<'a> Search<'a> {
             let Some(q) = futile::capture_position(pos, mv, checker) else {
                 return fail;
             };
-            if self.is_excluded(q.key()) {
+            if self.is_excluded(q.key(), depth + 2) {
                 return Value::disproven(hand, true, budget);
             }
             let replies = q.evasions();
             let v = if replies.is_empty() {
                 Value::proven(hands::interposition_guard(&q, self.attacker), 0)
             } else {
-                self.and_node_shallow(&q, &replies, budget)
+                self.and_node_shallow(&q, &replies, budget, depth + 2)
             };
             if !v.is_proven() {
                 return fail;
@@ -776,7 +803,8 @@ impl<'a> Search<'a> {
             return None;
         }
         let (board, full) = futile::capture_keys(pos, mv, checker)?;
-        let (mut v, known) = self.lookup_keys(full, board, pos.hand(self.attacker), budget);
+        let ply = self.node_depth + 2;
+        let (mut v, known) = self.lookup_keys(full, board, pos.hand(self.attacker), budget, ply);
         if !known {
             v.pn = 1;
             v.dn = 1;
