@@ -330,3 +330,36 @@ fn a_transposition_at_the_same_ply_is_a_second_solution() {
     assert_eq!(tokens, ["alternative_mate@7:5a3a"]);
     assert_eq!(report.flaws[0].length, Some(7));
 }
+
+#[test]
+fn a_detour_back_to_the_line_after_extra_moves_is_not_a_second_solution() {
+    // A generated position (the defender's hand is empty as written). The main line starts
+    // R*6b; R*7b mates as well, but only by bringing the rook back to the line's squares,
+    // later than the line does: a detour (迂回手順), not 余詰.
+    let pos = Position::from_sfen("+B8/6k2/9/9/9/3G3+B1/9/9/9 b R 1").unwrap();
+    let mut solver = solver(1_000_000);
+    let report = solver.check(&pos, None);
+    assert_eq!(report.line[0].to_string(), "R*6b");
+    let detour = Move::from_usi("R*7b").unwrap();
+    assert!(
+        !report
+            .flaws
+            .iter()
+            .any(|f| f.ply == 1 && f.moves[0] == detour),
+        "{:?}",
+        report.flaws
+    );
+    assert!(report.undecided.iter().all(|u| u.mv != Some(detour)));
+    // It does mate: every reply is mated.
+    let mut after = pos.clone();
+    after.play(detour).unwrap();
+    let mut any = false;
+    for reply in after.legal_moves() {
+        let mut p = after.clone();
+        p.play(reply).unwrap();
+        let sol = Solver::new(SolverConfig::new().hash_mib(16)).solve(&p);
+        assert!(matches!(sol.outcome, tsume::Outcome::Mate(_)), "{reply}");
+        any = true;
+    }
+    assert!(any);
+}
