@@ -74,6 +74,8 @@ fn main() {
         if sfen.is_empty() {
             continue;
         }
+        // `| check: ...` after the name is the uniqueness checker's result, not part of it.
+        let comment = comment.split(" | ").next().unwrap_or("");
         let mut words = comment.split_whitespace();
         let expected = words.next().unwrap_or("?");
         let name: String = words.collect::<Vec<_>>().join(" ");
