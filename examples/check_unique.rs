@@ -138,21 +138,10 @@ fn usi(moves: &[Move]) -> String {
 }
 
 fn hand_text(report: &Report) -> String {
-    let parts: Vec<String> = report
-        .hand_left
-        .iter()
-        .map(|(k, n)| {
-            if n > 1 {
-                format!("{}{n}", k.japanese())
-            } else {
-                k.japanese().to_string()
-            }
-        })
-        .collect();
-    if parts.is_empty() {
+    if report.hand_left.is_empty() {
         "none".into()
     } else {
-        parts.join(" ")
+        report.hand_left.japanese()
     }
 }
 
@@ -298,18 +287,6 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
             })
         })
         .collect();
-    let hand: String = report
-        .hand_left
-        .iter()
-        .map(|(k, n)| {
-            let c = k.sfen_letter();
-            if n > 1 {
-                format!("{n}{c}")
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
     json!({
         "sfen": pos.to_sfen(),
         "file": prob.source,
@@ -324,7 +301,7 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
             .intended
             .as_ref()
             .map(|l| l.iter().map(|m| m.to_string()).collect::<Vec<_>>()),
-        "hand_left": hand,
+        "hand_left": report.hand_left.to_string(),
         "flaws": flaws,
         "undecided": undecided,
         "nodes": report.stats.nodes,

@@ -177,19 +177,7 @@ fn main() -> ExitCode {
                 obj["reason"] = json!(reason.to_string());
             }
             if let Outcome::Mate(line) = &sol.outcome {
-                let left: String = line
-                    .hand_left
-                    .iter()
-                    .map(|(k, n)| {
-                        let c = k.sfen_letter();
-                        if n > 1 {
-                            format!("{n}{c}")
-                        } else {
-                            c.to_string()
-                        }
-                    })
-                    .collect();
-                obj["hand_left"] = json!(left);
+                obj["hand_left"] = json!(line.hand_left.to_string());
                 obj["shortest_proven"] = json!(line.shortest_proven);
                 obj["exact"] = json!(line.exact);
             }
@@ -197,7 +185,6 @@ fn main() -> ExitCode {
         } else {
             match &sol.outcome {
                 Outcome::Mate(line) => {
-                    let end = line.hand_left;
                     println!(
                         "mate in {} ({})",
                         line.len(),
@@ -218,22 +205,12 @@ fn main() -> ExitCode {
                             .join(" ")
                     );
                     println!("kif: {}", japanese_line(&pos, &line.moves).join(" "));
-                    let left: Vec<String> = end
-                        .iter()
-                        .map(|(k, n)| {
-                            format!(
-                                "{}{}",
-                                k.japanese(),
-                                if n > 1 { n.to_string() } else { String::new() }
-                            )
-                        })
-                        .collect();
                     println!(
                         "attacker's hand at the end: {}",
-                        if left.is_empty() {
+                        if line.hand_left.is_empty() {
                             "none".to_string()
                         } else {
-                            left.join(" ")
+                            line.hand_left.japanese()
                         }
                     );
                 }

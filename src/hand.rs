@@ -198,16 +198,50 @@ pub(crate) const SFEN_ORDER: [PieceKind; 7] = [
     PieceKind::Pawn,
 ];
 
-impl fmt::Debug for Hand {
+impl Hand {
+    /// The pieces in Japanese, each kind followed by its count when more than one, separated
+    /// by spaces (`金 歩2`); empty for an empty hand.
+    ///
+    /// ```
+    /// use tsume::{Hand, PieceKind};
+    /// let mut hand = Hand::EMPTY;
+    /// hand.add(PieceKind::Pawn);
+    /// hand.add(PieceKind::Pawn);
+    /// hand.add(PieceKind::Gold);
+    /// assert_eq!(hand.japanese(), "金 歩2");
+    /// assert_eq!(hand.to_string(), "G2P");
+    /// ```
+    pub fn japanese(self) -> String {
+        self.iter()
+            .map(|(k, n)| {
+                if n > 1 {
+                    format!("{}{n}", k.japanese())
+                } else {
+                    k.japanese().to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// SFEN letters in SFEN order, upper case, counts before the letter (`2GP`); nothing for an
+/// empty hand.
+impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Hand(")?;
         for (k, n) in self.iter() {
             if n > 1 {
                 write!(f, "{n}")?;
             }
             write!(f, "{}", k.sfen_letter())?;
         }
-        write!(f, ")")
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hand({self})")
     }
 }
 

@@ -726,11 +726,16 @@ fn build(spec: &Spec) -> Option<String> {
     Some(pos.to_sfen())
 }
 
-fn random_positions() -> impl Strategy<Value = String> {
-    let place = prop_oneof![
+/// Where a piece goes: usually near the defender's king, sometimes anywhere.
+fn places() -> impl Strategy<Value = Place> {
+    prop_oneof![
         4 => (-2i8..=2, -1i8..=3).prop_map(|(f, r)| Place::Near(f, r)),
         1 => (0u8..81).prop_map(Place::Anywhere),
-    ];
+    ]
+}
+
+fn random_positions() -> impl Strategy<Value = String> {
+    let place = places();
     let piece = (prop::bool::weighted(0.7), 0..BOARD_KINDS.len(), place);
     (
         any::<bool>(),
@@ -762,10 +767,7 @@ fn random_positions() -> impl Strategy<Value = String> {
 /// ranks nearest its edge, a rook, bishop or lance in the attacker's hand (to check from a
 /// distance), and usually the defender holding every other piece (to interpose).
 fn slider_positions() -> impl Strategy<Value = String> {
-    let place = prop_oneof![
-        4 => (-2i8..=2, -1i8..=3).prop_map(|(f, r)| Place::Near(f, r)),
-        1 => (0u8..81).prop_map(Place::Anywhere),
-    ];
+    let place = places();
     let piece = (prop::bool::weighted(0.8), 0..BOARD_KINDS.len(), place);
     (
         any::<bool>(),

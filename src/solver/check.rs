@@ -23,12 +23,14 @@ use super::futile;
 use super::pv::Within;
 use super::search::{Limits, Search};
 use super::tt::{NO_LIMIT, Table};
-use super::{MateLine, Outcome, Solver, Stats, StopReason, shorten, verify_mate};
+use super::{MateLine, Outcome, Solver, SolverConfig, Stats, StopReason, shorten, verify_mate};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use ahash::AHashMap;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// The kinds of flaw the checker reports (rules document §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -240,14 +242,11 @@ struct Checker<'s, 'a> {
     search: &'s mut Search<'a>,
     /// The table for searches that avoid the line (created on first use).
     side: &'s mut Option<Table>,
-    side_mib: usize,
     /// Nodes each question may search.
     cap: u64,
-    /// Limits of the whole check, for the searches on the side table.
-    node_limit: Option<u64>,
-    time_limit: Option<std::time::Duration>,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    max_depth: u32,
+    /// The solver's settings and stop flag, for the searches on the side table.
+    config: &'s SolverConfig,
+    stop: &'s Arc<AtomicBool>,
     flaws: Vec<Flaw>,
     undecided: Vec<Undecided>,
 }
@@ -274,34 +273,18 @@ impl Solver {
     /// # Ok::<(), tsume::SfenError>(())
     /// ```
     pub fn check(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
-        self.stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.table.new_search();
         let pos = pos.clone();
-        let intended = intended.map(|m| m.to_vec());
-        std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .name("tsume-check".into())
-                .stack_size(super::SEARCH_STACK)
-                .spawn_scoped(s, || self.check_here(&pos, intended.as_deref()))
-                .expect("spawn the check thread")
-                .join()
-                .expect("the check thread does not panic")
-        })
+        let intended = intended.map(<[Move]>::to_vec);
+        self.on_search_thread(move |solver| solver.check_here(&pos, intended.as_deref()))
     }
 
     fn check_here(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
-        let limits = Limits {
-            nodes: self.config.node_limit,
-            time: self.config.time_limit,
-            stop: self.stop.clone(),
-            max_depth: self.config.max_depth,
-            progress_every: self.config.progress_interval,
-            progress: self.progress.as_deref_mut(),
-        };
         if let Some(side) = self.side.as_mut() {
             // Its entries were found under another problem's exclusions.
             side.new_search();
         }
+        let config = &self.config;
+        let limits = config.limits(&self.stop, self.progress.as_deref_mut());
         let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
         let mut flaws = Vec::new();
         let mut undecided = Vec::new();
@@ -328,23 +311,14 @@ impl Solver {
             None => None,
         };
 
-        let v = search.solve_node(pos, true, 0, NO_LIMIT);
-        let outcome = if let Some(reason) = search.aborted.clone() {
-            Outcome::Unknown(reason)
-        } else if v.pn == 0 {
-            Self::main_line(
-                &mut search,
-                pos,
-                v.len,
-                self.config.shortest_nodes,
-                false,
-                self.config.shortcuts,
-            )
-        } else if search.depth_limited {
-            Outcome::Unknown(StopReason::DepthLimit)
-        } else {
-            Outcome::NoMate
-        };
+        let outcome = Self::outcome(
+            &mut search,
+            pos,
+            NO_LIMIT,
+            config.shortest_nodes,
+            false,
+            config.shortcuts,
+        );
         let main_line = match outcome {
             Outcome::Mate(line) => Some(line),
             Outcome::NoMate => {
@@ -418,27 +392,18 @@ impl Solver {
             }
         }
         if !line.is_empty() {
-            let side_mib = (self.config.hash_mib / 2).max(1);
             let mut checker = Checker {
                 search: &mut search,
                 side: &mut self.side,
-                side_mib,
                 cap,
-                node_limit: self.config.node_limit,
-                time_limit: self.config.time_limit,
-                stop: self.stop.clone(),
-                max_depth: self.config.max_depth,
+                config,
+                stop: &self.stop,
                 flaws,
                 undecided,
             };
-            checker.examine(pos, &line, checked_intended);
+            hand_left = checker.examine(pos, &line, checked_intended);
             flaws = checker.flaws;
             undecided = checker.undecided;
-            hand_left = Walk::new(pos, &line)
-                .positions
-                .last()
-                .expect("a line has an end")
-                .hand(pos.side_to_move());
         }
         // The intended line's own errors first (their plies count along that line), then
         // the flaws of the line checked, in ply order.
@@ -450,12 +415,7 @@ impl Solver {
         } else {
             Verdict::Sound
         };
-        let stats = Stats {
-            nodes: search.nodes,
-            elapsed: search.elapsed(),
-            table_fill: search.table.fill(),
-            table_bytes: search.table.size_bytes(),
-        };
+        let stats = Stats::of(&search);
         Report {
             verdict,
             line,
@@ -471,8 +431,9 @@ impl Solver {
 }
 
 impl Checker<'_, '_> {
-    /// Asks every question along `line` (a verified mating line from `root`).
-    fn examine(&mut self, root: &Position, line: &[Move], intended: bool) {
+    /// Asks every question along `line` (a verified mating line from `root`); the attacker's
+    /// hand at its end.
+    fn examine(&mut self, root: &Position, line: &[Move], intended: bool) -> Hand {
         let walk = Walk::new(root, line);
         let n = line.len();
         let attacker = root.side_to_move();
@@ -514,9 +475,26 @@ impl Checker<'_, '_> {
                 length: None,
                 length_exact: false,
                 line_length: None,
-                detail: format!("the attacker ends with {} in hand", describe_hand(end)),
+                detail: format!("the attacker ends with {} in hand", end.japanese()),
             });
         }
+        end
+    }
+
+    /// The shortest mate from `pos` (an attacker node on `path`), proven mated in `found`
+    /// plies, with one question's share of nodes; and whether it is proven shortest.
+    fn shortest(&mut self, pos: &Position, path: &[u64], found: u16) -> (u16, bool) {
+        let stop_at = self.search.nodes.saturating_add(self.cap);
+        shorten(
+            self.search,
+            pos,
+            path,
+            true,
+            found,
+            stop_at,
+            self.cap,
+            false,
+        )
     }
 
     fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
@@ -562,17 +540,7 @@ impl Checker<'_, '_> {
             Within::Yes(l) => l,
         };
         // The shortest length, then its first move in generation order.
-        let stop_at = self.search.nodes.saturating_add(self.cap);
-        let (len, exact) = shorten(
-            self.search,
-            pos,
-            path,
-            true,
-            found,
-            stop_at,
-            self.cap,
-            false,
-        );
+        let (len, exact) = self.shortest(pos, path, found);
         let mut first = None;
         // One share of nodes for finding the first move, over all the checks.
         let until = self.search.nodes.saturating_add(self.cap);
@@ -694,15 +662,18 @@ impl Checker<'_, '_> {
         k: usize,
         child: &Position,
     ) -> Option<Option<(u16, bool)>> {
-        let side = self.side.get_or_insert_with(|| Table::new(self.side_mib));
+        let side = self
+            .side
+            .get_or_insert_with(|| Table::new((self.config.get_hash_mib() / 2).max(1)));
+        // What is left of the whole check's limits, without progress reports.
         let spent = self.search.elapsed();
         let limits = Limits {
-            nodes: self.node_limit.map(|n| n.saturating_sub(self.search.nodes)),
-            time: self.time_limit.map(|t| t.saturating_sub(spent)),
-            stop: self.stop.clone(),
-            max_depth: self.max_depth,
-            progress_every: std::time::Duration::from_secs(3600),
-            progress: None,
+            nodes: self
+                .config
+                .node_limit
+                .map(|n| n.saturating_sub(self.search.nodes)),
+            time: self.config.time_limit.map(|t| t.saturating_sub(spent)),
+            ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);
         // A line position reached later than in the line: a detour back to it.
@@ -819,17 +790,7 @@ impl Checker<'_, '_> {
             .within(child, true, NO_LIMIT as i32, path, Some(self.cap))
         {
             Within::Yes(found) => {
-                let stop_at = self.search.nodes.saturating_add(self.cap);
-                let (len, exact) = shorten(
-                    self.search,
-                    child,
-                    path,
-                    true,
-                    found,
-                    stop_at,
-                    self.cap,
-                    false,
-                );
+                let (len, exact) = self.shortest(child, path, found);
                 self.flaws.push(Flaw {
                     kind: FlawKind::LongerVariation,
                     ply: k + 1,
@@ -891,18 +852,4 @@ fn futile_in_line(
         }
     }
     None
-}
-
-/// "金 2歩" style.
-fn describe_hand(h: Hand) -> String {
-    h.iter()
-        .map(|(k, n)| {
-            if n > 1 {
-                format!("{}{n}", k.japanese())
-            } else {
-                k.japanese().to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }

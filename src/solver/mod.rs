@@ -165,6 +165,22 @@ impl SolverConfig {
         self
     }
 
+    /// The search limits these settings give.
+    fn limits<'a>(
+        &self,
+        stop: &Arc<AtomicBool>,
+        progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+    ) -> Limits<'a> {
+        Limits {
+            nodes: self.node_limit,
+            time: self.time_limit,
+            stop: stop.clone(),
+            max_depth: self.max_depth,
+            progress_every: self.progress_interval,
+            progress,
+        }
+    }
+
     /// The table size in MiB.
     pub fn get_hash_mib(&self) -> usize {
         self.hash_mib
@@ -306,6 +322,16 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// The counters of a search so far.
+    fn of(search: &Search<'_>) -> Stats {
+        Stats {
+            nodes: search.nodes,
+            elapsed: search.elapsed(),
+            table_fill: search.table.fill(),
+            table_bytes: search.table.size_bytes(),
+        }
+    }
+
     /// Nodes per second.
     pub fn nodes_per_second(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
@@ -386,14 +412,20 @@ impl Solver {
 
     /// Proves mate or no-mate for the side to move in `pos`.
     pub fn solve(&mut self, pos: &Position) -> Solution {
+        let pos = pos.clone();
+        self.on_search_thread(move |solver| solver.solve_here(&pos))
+    }
+
+    /// Runs `work` on a thread with a stack as deep as the search's recursion needs, after a
+    /// fresh start: the stop flag cleared and a new table generation.
+    fn on_search_thread<R: Send>(&mut self, work: impl FnOnce(&mut Solver) -> R + Send) -> R {
         self.stop.store(false, Ordering::Relaxed);
         self.table.new_search();
-        let pos = pos.clone();
         std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("tsume-search".into())
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(s, || self.solve_here(&pos))
+                .spawn_scoped(s, || work(self))
                 .expect("spawn the search thread")
                 .join()
                 .expect("the search thread does not panic")
@@ -401,39 +433,43 @@ impl Solver {
     }
 
     fn solve_here(&mut self, pos: &Position) -> Solution {
-        let limits = Limits {
-            nodes: self.config.node_limit,
-            time: self.config.time_limit,
-            stop: self.stop.clone(),
-            max_depth: self.config.max_depth,
-            progress_every: self.config.progress_interval,
-            progress: self.progress.as_deref_mut(),
-        };
+        let config = &self.config;
+        let limits = config.limits(&self.stop, self.progress.as_deref_mut());
         let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
-        let v = search.solve_node(pos, true, 0, self.config.max_length.unwrap_or(NO_LIMIT));
-        let outcome = if let Some(reason) = search.aborted.clone() {
+        let outcome = Self::outcome(
+            &mut search,
+            pos,
+            config.max_length.unwrap_or(NO_LIMIT),
+            config.shortest_nodes,
+            config.alternatives,
+            config.shortcuts,
+        );
+        Solution {
+            outcome,
+            stats: Stats::of(&search),
+        }
+    }
+
+    /// The verdict on `pos`: a first proof of a mate within `max_length` plies, then the main
+    /// line ([`Solver::main_line`]); no mate, or unknown when the limits or the depth ran out.
+    fn outcome(
+        search: &mut Search<'_>,
+        pos: &Position,
+        max_length: u16,
+        shortest_nodes: Option<u64>,
+        alternatives: bool,
+        shortcuts: bool,
+    ) -> Outcome {
+        let v = search.solve_node(pos, true, 0, max_length);
+        if let Some(reason) = search.aborted.clone() {
             Outcome::Unknown(reason)
         } else if v.pn == 0 {
-            Self::main_line(
-                &mut search,
-                pos,
-                v.len,
-                self.config.shortest_nodes,
-                self.config.alternatives,
-                self.config.shortcuts,
-            )
+            Self::main_line(search, pos, v.len, shortest_nodes, alternatives, shortcuts)
         } else if search.depth_limited {
             Outcome::Unknown(StopReason::DepthLimit)
         } else {
             Outcome::NoMate
-        };
-        let stats = Stats {
-            nodes: search.nodes,
-            elapsed: search.elapsed(),
-            table_fill: search.table.fill(),
-            table_bytes: search.table.size_bytes(),
-        };
-        Solution { outcome, stats }
+        }
     }
 }
 

@@ -179,12 +179,10 @@ pub(crate) struct Search<'a> {
     cap_hit: bool,
     pub root_pn: PnDn,
     pub root_dn: PnDn,
-    /// Positions (full keys) treated as not mated, like a repetition: the uniqueness
-    /// checker's search for a second solution that does not merely rejoin the main line.
+    /// Positions (full keys) treated as not mated when reached later than at the ply they
+    /// map to: the uniqueness checker's search for a second solution that does not merely
+    /// come back to the main line.
     excluded: Option<AHashMap<u64, u32>>,
-    /// The ply (from the search's root position) of the node being expanded; its children
-    /// are one ply deeper, its interpositions' capture positions two.
-    node_depth: u32,
 }
 
 const REP_TABLE_MAX: usize = 1 << 20;
@@ -217,7 +215,6 @@ impl<'a> Search<'a> {
             root_pn: 1,
             root_dn: 1,
             excluded: None,
-            node_depth: 0,
         }
     }
 
@@ -348,11 +345,12 @@ impl<'a> Search<'a> {
         )
     }
 
-    /// The value of the child of `pos` reached by `mv`, without making the move.
+    /// The value of the child of `pos` reached by `mv` (at ply `ply`), without making the
+    /// move.
     #[inline]
-    fn lookup_move(&self, pos: &Position, mv: Move, budget: u16) -> (Value, bool) {
+    fn lookup_move(&self, pos: &Position, mv: Move, budget: u16, ply: u32) -> (Value, bool) {
         let (board, hands, hand) = pos.keys_after(mv, self.attacker);
-        self.lookup_keys(board ^ hands, board, hand, budget, self.node_depth + 1)
+        self.lookup_keys(board ^ hands, board, hand, budget, ply)
     }
 
     fn lookup_keys(
@@ -395,7 +393,6 @@ impl<'a> Search<'a> {
         budget: u16,
     ) -> Value {
         self.count_node();
-        self.node_depth = depth;
         let hand = pos.hand(self.attacker);
         let start_nodes = self.nodes;
         let moves = pos.check_moves();
@@ -420,7 +417,7 @@ impl<'a> Search<'a> {
             self.table.prefetch(pos.keys_after(mv, self.attacker).0);
         }
         for &mv in &moves {
-            let (mut v, known) = self.lookup_move(pos, mv, child_budget);
+            let (mut v, known) = self.lookup_move(pos, mv, child_budget, depth + 1);
             if !known {
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
@@ -518,7 +515,6 @@ impl<'a> Search<'a> {
             let mut c = pos.clone();
             c.play_unchecked(mv);
             let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
-            self.node_depth = depth;
             children[best].v = v;
         };
         self.leave(full);
@@ -538,7 +534,6 @@ impl<'a> Search<'a> {
         budget: u16,
     ) -> Value {
         self.count_node();
-        self.node_depth = depth;
         let hand = pos.hand(self.attacker);
         let start_nodes = self.nodes;
         let evasions = pos.evasions();
@@ -573,11 +568,12 @@ impl<'a> Search<'a> {
             }
             let q = match distant {
                 Some((checker, between)) if between.contains(mv.to()) => {
-                    self.new_capture(pos, mv, checker, budget, &mut caps)
+                    self.new_capture(pos, mv, checker, budget, depth + 2, &mut caps)
                 }
                 _ => None,
             };
-            if let Some(v) = self.and_child(pos, mv, q, &caps, child_budget, &mut children) {
+            let below = (child_budget, depth + 1);
+            if let Some(v) = self.and_child(pos, mv, q, &caps, below, &mut children) {
                 self.leave(full);
                 return v;
             }
@@ -586,14 +582,14 @@ impl<'a> Search<'a> {
         for &(sq, first) in &drop_squares {
             let q = match distant {
                 Some((checker, between)) if between.contains(sq) => {
-                    self.new_capture(pos, first, checker, budget, &mut caps)
+                    self.new_capture(pos, first, checker, budget, depth + 2, &mut caps)
                 }
                 _ => None,
             };
             if let Some(qi) = q {
                 if caps[qi as usize].is_proven() {
                     // Every drop on this square is futile: one child stands for them all.
-                    let (v, _) = self.lookup_move(pos, first, child_budget);
+                    let (v, _) = self.lookup_move(pos, first, child_budget, depth + 1);
                     children.push(Child {
                         mv: first,
                         v,
@@ -610,7 +606,7 @@ impl<'a> Search<'a> {
                 &evasions,
                 q,
                 &caps,
-                child_budget,
+                (child_budget, depth + 1),
                 &mut children,
                 &mut pending,
             ) {
@@ -693,7 +689,6 @@ impl<'a> Search<'a> {
                         Some(qpos) => self.and_node(&qpos, tpn, tdn, depth + 2, budget),
                         None => Value::disproven(hand, false, NO_LIMIT),
                     };
-                    self.node_depth = depth;
                     caps[qi] = nv;
                     if nv.is_proven() && mv.is_drop() {
                         pending.retain(|(s, _)| *s != mv.to());
@@ -711,7 +706,6 @@ impl<'a> Search<'a> {
                     let mut c = pos.clone();
                     c.play_unchecked(mv);
                     let v = self.or_node(&c, tpn, tdn, depth + 1, child_budget);
-                    self.node_depth = depth;
                     children[best].v = v;
                     let capture_proven = q.is_some_and(|i| caps[i as usize].is_proven());
                     if v.is_proven() && mv.is_drop() && !capture_proven {
@@ -727,7 +721,7 @@ impl<'a> Search<'a> {
                                 &evasions,
                                 q,
                                 &caps,
-                                child_budget,
+                                (child_budget, depth + 1),
                                 &mut children,
                                 &mut pending,
                             ) {
@@ -789,21 +783,21 @@ impl<'a> Search<'a> {
         Value::proven(ph.min(hand), 0)
     }
 
-    /// Adds the capture position of interposition `mv` to `caps` with its value as far as the
-    /// table knows; its index, or `None` if the checker cannot capture.
+    /// Adds the capture position of interposition `mv` (at ply `ply`) to `caps` with its value
+    /// as far as the table knows; its index, or `None` if the checker cannot capture.
     fn new_capture(
         &mut self,
         pos: &Position,
         mv: Move,
         checker: Square,
         budget: u16,
+        ply: u32,
         caps: &mut SmallVec<[Value; 8]>,
     ) -> Option<u8> {
         if caps.len() >= u8::MAX as usize {
             return None;
         }
         let (board, full) = futile::capture_keys(pos, mv, checker)?;
-        let ply = self.node_depth + 2;
         let (mut v, known) = self.lookup_keys(full, board, pos.hand(self.attacker), budget, ply);
         if !known {
             v.pn = 1;
@@ -834,7 +828,8 @@ impl<'a> Search<'a> {
     }
 
     /// Adds the child of AND node `pos` reached by `mv` (with its capture position `q`, for an
-    /// interposition); returns the node's value if that child already disproves it.
+    /// interposition); returns the node's value if that child already disproves it. `below`:
+    /// the children's budget and ply.
     #[allow(clippy::too_many_arguments)]
     fn and_child(
         &mut self,
@@ -842,10 +837,10 @@ impl<'a> Search<'a> {
         mv: Move,
         q: Option<u8>,
         caps: &[Value],
-        budget: u16,
+        (budget, ply): (u16, u32),
         children: &mut Children,
     ) -> Option<Value> {
-        let (v, _) = self.lookup_move(pos, mv, budget);
+        let (v, _) = self.lookup_move(pos, mv, budget, ply);
         let ch = Child { mv, v, q };
         if effective(&ch, caps).1 == 0 {
             let nv = self.refuted_by(pos, &ch, caps);
@@ -869,7 +864,7 @@ impl<'a> Search<'a> {
         evasions: &[Move],
         q: Option<u8>,
         caps: &[Value],
-        budget: u16,
+        below: (u16, u32),
         children: &mut Children,
         pending: &mut SmallVec<[(Square, u8); 8]>,
     ) -> Option<Value> {
@@ -881,7 +876,7 @@ impl<'a> Search<'a> {
             if !evasions.contains(&mv) {
                 continue;
             }
-            if let Some(v) = self.and_child(pos, mv, q, caps, budget, children) {
+            if let Some(v) = self.and_child(pos, mv, q, caps, below, children) {
                 return Some(v);
             }
             let last = children.last().expect("just added");
