@@ -34,10 +34,10 @@ struct Args {
     /// (default: the solver's automatic allowance).
     #[arg(long = "shortest-nodes")]
     shortest_nodes: Option<u64>,
-    /// Look for shortcuts beside the line when a search for a shorter mate runs out of nodes
-    /// (see `SolverConfig::shortcuts`).
-    #[arg(long)]
-    shortcuts: bool,
+    /// Do not tighten the line when a search for a shorter mate runs out of nodes (see
+    /// `SolverConfig::shortcuts`).
+    #[arg(long = "no-shortcuts")]
+    no_shortcuts: bool,
     /// Only problems whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -62,7 +62,7 @@ fn main() {
             .hash_mib(args.hash_mb)
             .time_limit(Some(Duration::from_secs_f64(args.time)))
             .shortest_node_limit(args.shortest_nodes)
-            .shortcuts(args.shortcuts),
+            .shortcuts(!args.no_shortcuts),
     );
     println!("| problem | stated | verdict | length | nodes | seconds | nodes/s | peak RSS MiB |");
     println!("|---|---|---|---|---|---|---|---|");

@@ -272,47 +272,77 @@ impl Search<'_> {
         })
     }
 
-    /// Looks for shortcuts beside a walked line, from its end back to the root: at each
-    /// attacker node, every other check is given a bounded search (at most `cap` nodes) for a
-    /// mate shorter than the rest of the line. A shortcut found this way is in the table, so a
-    /// search from the root for a shorter mate afterwards finds it cheaply. The line's own
-    /// moves are not searched again: a search through them would first follow the line to
-    /// its end and look for shortcuts from the bottom up. Returns the shortcuts found.
-    pub(crate) fn refine_beside_line(
+    /// Tightens a walked line from its end back to the root, and returns the mate length
+    /// then proven for the root, with the number of shortcuts found.
+    ///
+    /// Each position of the line is proven mated within the length its part of the line now
+    /// needs: at an attacker node the line's move or, when a bounded search (at most `cap`
+    /// nodes) finds that another check mates at least two plies sooner, that check (a
+    /// shortcut beside the line); at a defender node the line's reply, or, when another reply
+    /// is longer than that, what the table records. Every length is a proof in the table, so
+    /// the walk that follows sees the shortcuts, and a defence that was as long as the line
+    /// before and is now longer becomes the line walked next. `path`: the full keys of the
+    /// positions before `root`. Returns `None` when a position could not be proven again
+    /// within its bound (a limit ran out).
+    pub(crate) fn tighten_line(
         &mut self,
         root: &Position,
+        path: &[u64],
         moves: &[Move],
         cap: u64,
-    ) -> usize {
-        let mut positions = Vec::with_capacity(moves.len() + 1);
-        let mut keys = Vec::with_capacity(moves.len() + 1);
+    ) -> Option<(u16, usize)> {
+        let n = moves.len();
+        let mut positions = Vec::with_capacity(n + 1);
+        let mut keys = path.to_vec();
         let mut p = root.clone();
+        positions.push(p.clone());
         for &mv in moves {
-            positions.push(p.clone());
             keys.push(p.key());
             p.play_unchecked(mv);
+            positions.push(p.clone());
         }
-        let n = moves.len();
+        let base = path.len();
+        // Plies from the position after the current one to the mate, as proven so far.
+        let mut after: i32 = 0;
         let mut found = 0;
-        for i in (0..n).step_by(2).rev() {
-            let rest = (n - i) as i32;
-            if rest < 5 || self.aborted.is_some() {
-                continue;
+        for i in (0..n).rev() {
+            if self.aborted.is_some() {
+                return None;
             }
             let pos = &positions[i];
-            for mv in pos.check_moves() {
-                if mv == moves[i] {
-                    continue;
-                }
-                let mut c = pos.clone();
-                c.play_unchecked(mv);
-                if let Within::Yes(_) = self.within(&c, false, rest - 3, &keys[..=i], Some(cap)) {
-                    found += 1;
-                    break;
+            let before = &keys[..base + i];
+            let mut t = after + 1;
+            let or = i % 2 == 0;
+            if or && t >= 5 {
+                let here = &keys[..=base + i];
+                for mv in pos.check_moves() {
+                    if mv == moves[i] {
+                        continue;
+                    }
+                    let mut c = pos.clone();
+                    c.play_unchecked(mv);
+                    if let Within::Yes(l) = self.within(&c, false, t - 3, here, Some(cap)) {
+                        t = l as i32 + 1;
+                        found += 1;
+                        break;
+                    }
                 }
             }
+            after = match self.within(pos, or, t, before, Some(cap)) {
+                Within::Yes(l) => l as i32,
+                _ if or => return None,
+                _ => {
+                    // Another reply is longer than the line's: the proof the table holds.
+                    self.set_path(before);
+                    let (v, _) = self.lookup(pos, NO_LIMIT);
+                    if v.pn != 0 || (v.len as i32) < t {
+                        return None;
+                    }
+                    v.len as i32
+                }
+            };
         }
-        found
+        Some((after as u16, found))
     }
 
     /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
