@@ -485,7 +485,7 @@ impl Checker<'_, '_> {
     /// plies, with one question's share of nodes; and whether it is proven shortest.
     fn shortest(&mut self, pos: &Position, path: &[u64], found: u16) -> (u16, bool) {
         let stop_at = self.search.nodes.saturating_add(self.cap);
-        shorten(
+        let s = shorten(
             self.search,
             pos,
             path,
@@ -494,7 +494,8 @@ impl Checker<'_, '_> {
             stop_at,
             self.cap,
             false,
-        )
+        );
+        (s.len, s.minimal)
     }
 
     fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
@@ -690,7 +691,7 @@ impl Checker<'_, '_> {
         let result = match v {
             Some(v) if side_search.aborted.is_none() && v.pn == 0 => {
                 let stop_at = side_search.nodes.saturating_add(self.cap / 4);
-                let (len, exact) = shorten(
+                let s = shorten(
                     &mut side_search,
                     child,
                     &walk.keys[..=k],
@@ -700,7 +701,7 @@ impl Checker<'_, '_> {
                     self.cap / 4,
                     false,
                 );
-                Some(Some((len, exact && side_search.aborted.is_none())))
+                Some(Some((s.len, s.minimal && side_search.aborted.is_none())))
             }
             Some(v) if side_search.aborted.is_none() && v.dn == 0 && !side_search.depth_limited => {
                 Some(None)

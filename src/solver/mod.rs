@@ -32,6 +32,7 @@ pub use pv::{Alternative, DefenderChoice, LineError, verify_mate};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
+use pv::WalkedLine;
 use search::{Limits, Search};
 use std::fmt;
 use std::sync::Arc;
@@ -134,13 +135,16 @@ impl SolverConfig {
     /// the line found so far instead: from its end back to the root, every other check at
     /// each attacker node gets a small bounded search for a mate at least two plies shorter
     /// (a shortcut), and each position of the line is proven again within what its part of the
-    /// line then needs, so a defence that becomes the longest is walked and tightened next.
-    /// On by default. It is what brings Microcosmos from the first proof's 1555 plies to 1525
-    /// (the first proof wastes four plies in seven of its cycles, and a search from the root
-    /// must re-prove some 1500 plies under a tighter bound before it can use any of them); on
-    /// problems without such shortcuts it costs one or two passes of small searches along the
-    /// line. The length is still only called proven minimal when a search from the root finds
-    /// no mate two plies shorter.
+    /// line then needs. While a pass shortens the root's mate, the line is walked again at the
+    /// new length (where a defence that has become the longest is now part of it) and
+    /// tightened again. On by default. It is what brings Microcosmos from 1553 plies (the
+    /// first proof's 1555, shortened once from the root) to 1525: the proof wastes four plies
+    /// in seven of its cycles, and a search from the root must re-prove some 1500 plies under
+    /// a tighter bound before it can use any of them. On problems without such shortcuts it
+    /// costs one pass of small searches along the line. The length is still only called
+    /// proven minimal when a search from the root finds no mate two plies shorter. When a
+    /// node or time limit runs out during a pass and the line cannot be walked again, the line
+    /// walked for that pass is reported (a verified mate, not [`MateLine::exact`]).
     pub fn shortcuts(mut self, on: bool) -> SolverConfig {
         self.shortcuts = on;
         self
@@ -286,7 +290,9 @@ pub struct MateLine {
     /// table size or limits, as long as they let the solver get this far.
     pub exact: bool,
     /// For each defender ply, the replies considered with their mate lengths (only with
-    /// [`SolverConfig::alternatives`]).
+    /// [`SolverConfig::alternatives`]; also empty in the rare case where a limit ran out while
+    /// the line was being tightened and the line walked before is reported, see
+    /// [`SolverConfig::shortcuts`]).
     pub defences: Vec<DefenderChoice>,
 }
 
@@ -376,9 +382,9 @@ impl fmt::Debug for Solver {
 /// Mates up to this many plies look for their shortest length from the bottom up.
 const BOTTOM_UP_LIMIT: u16 = 41;
 
-/// Nodes for each check beside the line when the line is tightened: the shortcuts that
-/// matter are found within a few nodes (Microcosmos' within 5), and most checks fail, so
-/// this is kept small.
+/// Nodes for each bounded search of the line tightening (a check beside the line, or a line
+/// position proven again within its new bound): the shortcuts that matter are found within a
+/// few nodes (Microcosmos' within 5) and most checks fail, so this is kept small.
 const REFINE_NODES: u64 = 300;
 
 /// Stack for the search thread: the recursion is as deep as the longest line searched.
@@ -498,11 +504,21 @@ impl Solver {
         // must show there is none, is the hard one for long problems, and a share keeps its
         // cost in proportion.
         let share = (allowance / 8).max(50_000);
-        let (len, minimal) = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
+        let short = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
+        let (len, minimal) = (short.len, short.minimal);
         // The walk's decisions search at length with what is left of the allowance; a global
-        // limit that ran out leaves it to the table.
+        // limit that ran out leaves it to the table. Should that fail (a limit ran out while
+        // the line was being tightened), the line last walked for the tightening is still a
+        // mate, found with the table as it was then.
         let left = stop_at.saturating_sub(search.nodes);
-        let walked = search.extract_line(pos, &[], len, minimal, alternatives, left);
+        let walked = search
+            .extract_line(pos, &[], len, minimal, alternatives, left)
+            .or_else(|| {
+                short.line.map(|mut w| {
+                    w.exact = false;
+                    w
+                })
+            });
         match walked {
             Some(w) => match verify_mate(pos, &w.moves) {
                 Ok(()) => Outcome::Mate(MateLine {
@@ -524,10 +540,21 @@ impl Solver {
     }
 }
 
+/// What [`shorten`] found.
+pub(crate) struct Shortened {
+    /// The shortest mate length found.
+    pub len: u16,
+    /// Whether it is proven minimal (no mate two plies sooner).
+    pub minimal: bool,
+    /// The line last walked for the line tightening, if it ran: a mate (its length at most
+    /// the bound it was walked with), for when the line cannot be walked again afterwards.
+    pub line: Option<WalkedLine>,
+}
+
 /// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
-/// shortest one: the length, and whether it is proven minimal (no mate two plies sooner).
-/// Each search may take `share` nodes and all of them stop at node count `stop_at`. `refine`:
-/// tighten the line ([`Search::tighten_line`]) when a search from `pos` runs out (OR nodes only).
+/// shortest one it can find. Each search may take `share` nodes and all of them stop at node
+/// count `stop_at`. `refine`: tighten the line ([`Search::tighten_line`]) when a search from
+/// `pos` runs out (OR nodes only).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn shorten(
     search: &mut Search<'_>,
@@ -538,12 +565,13 @@ pub(crate) fn shorten(
     stop_at: u64,
     share: u64,
     mut refine: bool,
-) -> (u16, bool) {
+) -> Shortened {
     refine &= or;
     let depth = path.len() as u32;
     let shortest = if or { 1 } else { 0 };
     let until = |search: &Search<'_>| stop_at.min(search.nodes.saturating_add(share));
     let mut minimal = false;
+    let mut line = None;
     // Short mates: budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty
     // before the next; the first with a mate is the shortest. Small budgets are cheap to
     // refute, whereas a search within `len - 2` of a short mate can wander into long lines.
@@ -584,11 +612,13 @@ pub(crate) fn shorten(
             refine = false;
             let before = len;
             while search.nodes < stop_at && search.aborted.is_none() {
-                let Some(w) = search.extract_line(pos, path, len, false, false, 0) else {
+                let Some(w) = search.quick_line(pos, path, len) else {
                     break;
                 };
-                match search.tighten_line(pos, path, &w.moves, REFINE_NODES) {
-                    Some((l, _)) if l < len => len = l,
+                let tightened = search.tighten_line(pos, path, &w.moves, REFINE_NODES, stop_at);
+                line = Some(w);
+                match tightened {
+                    Some(l) if l < len => len = l,
                     _ => break,
                 }
             }
@@ -607,7 +637,7 @@ pub(crate) fn shorten(
             break;
         }
     }
-    (len, minimal)
+    Shortened { len, minimal, line }
 }
 
 #[cfg(test)]

@@ -190,6 +190,9 @@ pub(crate) struct LineWalk {
     tight: bool,
     /// Whether to record the replies at defender plies.
     alternatives: bool,
+    /// Whether equally long choices are compared near the end of the line (the 駒余り rules);
+    /// off for the quick walks of the line tightening, which only need a line that fits.
+    compare: bool,
     /// Stays true while every choice was decided exactly.
     pub exact: bool,
     steps: u64,
@@ -243,13 +246,45 @@ impl Search<'_> {
         alternatives: bool,
         allowance: u64,
     ) -> Option<WalkedLine> {
-        let mut walk = LineWalk {
+        let walk = LineWalk {
             tight: minimal,
             alternatives,
+            compare: true,
             exact: true,
             steps: 0,
             until: self.nodes.saturating_add(allowance),
         };
+        self.walk_line(root, path, budget, walk)
+    }
+
+    /// A line from `root` that mates within `budget` plies, walked from the table with as
+    /// few searches as [`Search::extract_line`] without a proven minimal length and without
+    /// an allowance, and without comparing equally long choices: what the line tightening
+    /// needs.
+    pub(crate) fn quick_line(
+        &mut self,
+        root: &Position,
+        path: &[u64],
+        budget: u16,
+    ) -> Option<WalkedLine> {
+        let walk = LineWalk {
+            tight: false,
+            alternatives: false,
+            compare: false,
+            exact: true,
+            steps: 0,
+            until: self.nodes,
+        };
+        self.walk_line(root, path, budget, walk)
+    }
+
+    fn walk_line(
+        &mut self,
+        root: &Position,
+        path: &[u64],
+        budget: u16,
+        mut walk: LineWalk,
+    ) -> Option<WalkedLine> {
         let mut keys = path.to_vec();
         keys.push(root.key());
         let sub = self.walk_or(root, budget as i32, &mut keys, &mut walk)?;
@@ -272,25 +307,27 @@ impl Search<'_> {
         })
     }
 
-    /// Tightens a walked line from its end back to the root, and returns the mate length
-    /// then proven for the root, with the number of shortcuts found.
+    /// Tightens a walked line (`moves` from `root`, an attacker node) from its end back to the
+    /// root, and returns the mate length then proven for the root.
     ///
     /// Each position of the line is proven mated within the length its part of the line now
-    /// needs: at an attacker node the line's move or, when a bounded search (at most `cap`
-    /// nodes) finds that another check mates at least two plies sooner, that check (a
-    /// shortcut beside the line); at a defender node the line's reply, or, when another reply
-    /// is longer than that, what the table records. Every length is a proof in the table, so
-    /// the walk that follows sees the shortcuts, and a defence that was as long as the line
-    /// before and is now longer becomes the line walked next. `path`: the full keys of the
-    /// positions before `root`. Returns `None` when a position could not be proven again
-    /// within its bound (a limit ran out).
+    /// needs: at an attacker node through the line's move or, when a bounded search (at most
+    /// `cap` nodes) finds that another check mates at least two plies sooner, through that
+    /// check (a shortcut beside the line); at a defender node through the line's reply, or,
+    /// when another reply is longer, as long as the table's proof says. Every length is a
+    /// proof in the table, so a walk at the root's new length takes the shortcuts, and a
+    /// defence that was as long as the line before and is now the longest becomes the line
+    /// of the next pass. `path`: the full keys of the positions before `root`. Returns `None`
+    /// when the node count reaches `stop_at` or a limit runs out first, or when a position
+    /// has no proof in the table any more (replaced).
     pub(crate) fn tighten_line(
         &mut self,
         root: &Position,
         path: &[u64],
         moves: &[Move],
         cap: u64,
-    ) -> Option<(u16, usize)> {
+        stop_at: u64,
+    ) -> Option<u16> {
         let n = moves.len();
         let mut positions = Vec::with_capacity(n + 1);
         let mut keys = path.to_vec();
@@ -304,16 +341,15 @@ impl Search<'_> {
         let base = path.len();
         // Plies from the position after the current one to the mate, as proven so far.
         let mut after: i32 = 0;
-        let mut found = 0;
         for i in (0..n).rev() {
-            if self.aborted.is_some() {
+            if self.aborted.is_some() || self.nodes >= stop_at {
                 return None;
             }
             let pos = &positions[i];
             let before = &keys[..base + i];
             let mut t = after + 1;
             let or = i % 2 == 0;
-            if or && t >= 5 {
+            if or && t >= 3 {
                 let here = &keys[..=base + i];
                 for mv in pos.check_moves() {
                     if mv == moves[i] {
@@ -323,26 +359,25 @@ impl Search<'_> {
                     c.play_unchecked(mv);
                     if let Within::Yes(l) = self.within(&c, false, t - 3, here, Some(cap)) {
                         t = l as i32 + 1;
-                        found += 1;
                         break;
                     }
                 }
             }
             after = match self.within(pos, or, t, before, Some(cap)) {
                 Within::Yes(l) => l as i32,
-                _ if or => return None,
                 _ => {
-                    // Another reply is longer than the line's: the proof the table holds.
+                    // At a defender node another reply is longer than the line's; at either
+                    // kind the bounded search may have run out: the proof the table holds.
                     self.set_path(before);
                     let (v, _) = self.lookup(pos, NO_LIMIT);
-                    if v.pn != 0 || (v.len as i32) < t {
+                    if v.pn != 0 {
                         return None;
                     }
                     v.len as i32
                 }
             };
         }
-        Some((after as u16, found))
+        Some(after as u16)
     }
 
     /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
@@ -438,7 +473,7 @@ impl Search<'_> {
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
         let decide = walk.deciding(self.nodes);
-        let compare = b <= COMPARE_PLIES;
+        let compare = walk.compare && b <= COMPARE_PLIES;
         let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
@@ -619,7 +654,7 @@ impl Search<'_> {
         // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
         // longest recorded mate goes first (comparing lines at every ply would cost too much).
         // Lines are compared when the length is proven minimal or few plies are left.
-        let compare = walk.deciding(self.nodes) || b <= COMPARE_PLIES;
+        let compare = walk.compare && (walk.deciding(self.nodes) || b <= COMPARE_PLIES);
         if !compare && counted.len() > 1 {
             let mut lens: Vec<(usize, u16)> = counted
                 .iter()

@@ -901,6 +901,9 @@ impl<'a> Search<'a> {
     ) -> Option<Value> {
         self.cap_at = Some(until);
         self.cap_hit = false;
+        // The limits are looked at every CHECK_EVERY nodes: look at the cap when it comes
+        // (small caps would otherwise run up to that many nodes over).
+        self.next_check = self.next_check.min(until.max(self.nodes + 1));
         let v = self.solve_node(pos, or, depth, budget);
         self.cap_at = None;
         let hit = std::mem::take(&mut self.cap_hit);
