@@ -143,8 +143,9 @@ impl SolverConfig {
     /// a tighter bound before it can use any of them. On problems without such shortcuts it
     /// costs one pass of small searches along the line. The length is still only called
     /// proven minimal when a search from the root finds no mate two plies shorter. When a
-    /// node or time limit runs out during a pass and the line cannot be walked again, the line
-    /// walked for that pass is reported (a verified mate, not [`MateLine::exact`]).
+    /// node or time limit runs out while the mate is being shortened and the line cannot be
+    /// walked again, the line walked last before is reported (a verified mate, not
+    /// [`MateLine::exact`], possibly longer than the length proven by then).
     pub fn shortcuts(mut self, on: bool) -> SolverConfig {
         self.shortcuts = on;
         self
@@ -291,7 +292,7 @@ pub struct MateLine {
     pub exact: bool,
     /// For each defender ply, the replies considered with their mate lengths (only with
     /// [`SolverConfig::alternatives`]; also empty in the rare case where a limit ran out while
-    /// the line was being tightened and the line walked before is reported, see
+    /// the mate was being shortened and the line walked before is reported, see
     /// [`SolverConfig::shortcuts`]).
     pub defences: Vec<DefenderChoice>,
 }
@@ -504,17 +505,20 @@ impl Solver {
         // must show there is none, is the hard one for long problems, and a share keeps its
         // cost in proportion.
         let share = (allowance / 8).max(50_000);
+        // A line of the first proof, walked from the table while nothing has run out yet (a
+        // few nodes): the answer if a limit runs out before the line can be walked at the end.
+        let first = search.quick_line(pos, &[], len);
         let short = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
         let (len, minimal) = (short.len, short.minimal);
         // The walk's decisions search at length with what is left of the allowance; a global
         // limit that ran out leaves it to the table. Should that fail (a limit ran out while
-        // the line was being tightened), the line last walked for the tightening is still a
-        // mate, found with the table as it was then.
+        // the mate was being shortened), the line last walked before is still a mate, found
+        // with the table as it was then: the tightening's last, else the first proof's.
         let left = stop_at.saturating_sub(search.nodes);
         let walked = search
             .extract_line(pos, &[], len, minimal, alternatives, left)
             .or_else(|| {
-                short.line.map(|mut w| {
+                short.line.or(first).map(|mut w| {
                     w.exact = false;
                     w
                 })
@@ -546,8 +550,9 @@ pub(crate) struct Shortened {
     pub len: u16,
     /// Whether it is proven minimal (no mate two plies sooner).
     pub minimal: bool,
-    /// The line last walked for the line tightening, if it ran: a mate (its length at most
-    /// the bound it was walked with), for when the line cannot be walked again afterwards.
+    /// The line last walked for the line tightening, if it ran: a mate, for when the line
+    /// cannot be walked again afterwards. Its length can exceed `len` (walked before the
+    /// last shortening, or showing a futile interposition past its bound).
     pub line: Option<WalkedLine>,
 }
 
