@@ -201,6 +201,17 @@ pub(crate) struct LineWalk {
 }
 
 impl LineWalk {
+    fn new(tight: bool, alternatives: bool, compare: bool, until: u64) -> LineWalk {
+        LineWalk {
+            tight,
+            alternatives,
+            compare,
+            exact: true,
+            steps: 0,
+            until,
+        }
+    }
+
     /// Whether choices are still decided exactly: the length is proven minimal and the
     /// allowance lasts (`nodes` searched so far).
     fn deciding(&self, nodes: u64) -> bool {
@@ -229,9 +240,9 @@ impl Search<'_> {
     /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
     /// the first check (in generation order) that mates within the budget left (with a proven
     /// minimal budget, a shortest mate; within the last [`COMPARE_PLIES`] plies the first of
-    /// those whose line leaves the fewest pieces in hand); at defender nodes the replies that are not mated two
-    /// plies sooner (longest defence), futile interpositions left out, and among those the one
-    /// that leaves the attacker the fewest pieces in hand (駒余り). Each decision is answered
+    /// those whose line leaves the fewest pieces in hand); at defender nodes the replies that
+    /// are not mated two plies sooner (longest defence), futile interpositions left out, and
+    /// among those the one that leaves the attacker the fewest pieces in hand (駒余り). Each decision is answered
     /// from the table or by a bounded search; an undecided one makes the line inexact.
     /// `minimal`: the budget is proven to be the shortest mate. `allowance`: nodes the
     /// decisions may search at length before they fall back to short searches. `path`: the
@@ -246,14 +257,12 @@ impl Search<'_> {
         alternatives: bool,
         allowance: u64,
     ) -> Option<WalkedLine> {
-        let walk = LineWalk {
-            tight: minimal,
+        let walk = LineWalk::new(
+            minimal,
             alternatives,
-            compare: true,
-            exact: true,
-            steps: 0,
-            until: self.nodes.saturating_add(allowance),
-        };
+            true,
+            self.nodes.saturating_add(allowance),
+        );
         self.walk_line(root, path, budget, walk)
     }
 
@@ -267,14 +276,7 @@ impl Search<'_> {
         path: &[u64],
         budget: u16,
     ) -> Option<WalkedLine> {
-        let walk = LineWalk {
-            tight: false,
-            alternatives: false,
-            compare: false,
-            exact: true,
-            steps: 0,
-            until: self.nodes,
-        };
+        let walk = LineWalk::new(false, false, false, self.nodes);
         self.walk_line(root, path, budget, walk)
     }
 
@@ -365,16 +367,12 @@ impl Search<'_> {
             }
             after = match self.within(pos, or, t, before, Some(cap)) {
                 Within::Yes(l) => l as i32,
-                _ => {
-                    // At a defender node another reply is longer than the line's; at either
-                    // kind the bounded search may have run out: the proof the table holds.
-                    self.set_path(before);
-                    let (v, _) = self.lookup(pos, NO_LIMIT);
-                    if v.pn != 0 {
-                        return None;
-                    }
-                    v.len as i32
-                }
+                // At a defender node another reply is longer than the line's; at either kind
+                // the bounded search may have run out: the proof the table holds.
+                _ => match self.recorded_len(pos, before) {
+                    u16::MAX => return None,
+                    len => len as i32,
+                },
             };
         }
         Some(after as u16)
@@ -415,8 +413,8 @@ impl Search<'_> {
         }
     }
 
-    /// The shortest mate the table records for `pos` (an OR node) whatever the budget, or
-    /// `u16::MAX` if none.
+    /// The shortest mate the table records for `pos` (either kind of node) on the path `keys`,
+    /// whatever the budget, or `u16::MAX` if none.
     fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> u16 {
         self.set_path(keys);
         let (v, _) = self.lookup(pos, NO_LIMIT);
