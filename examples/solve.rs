@@ -1,28 +1,40 @@
 //! Solves tsume problems.
 //!
 //! ```text
-//! cargo run --release --example solve -- [options] FILE... | SFEN | -
+//! cargo run --release --example solve -- [options] FILE... | PROBLEM | -
 //! ```
 //!
-//! Input: files with one problem per line (SFEN, optional `sfen ` prefix, `#` starts a comment),
-//! SFEN arguments, or `-` for standard input. Output per problem: the board, the verdict, the
-//! line in USI and Japanese notation, length, nodes, time and nodes per second; with `--json`
-//! exactly one JSON object per problem per line instead. Progress goes to standard error for
-//! searches longer than a second. A bad line is reported with its file and line number, the
-//! others are still solved, and the exit status is then 1.
+//! Input: problem files in any format `tsume::problem` reads (SFEN lines, USI `position`
+//! lines, KIF / KI2 with board diagrams, CSA; found from the content, in UTF-8 or Shift-JIS),
+//! problems given as text (an SFEN, a `position` line), or `-` for standard input. A record's
+//! start position is solved, or the position after move N with `--ply N` (after the last
+//! move with `--last`). Output per problem: the board, the verdict, the line in USI and
+//! Japanese notation, length, nodes, time and nodes per second; with `--json` exactly one JSON
+//! object per problem per line instead (schema: the `tsume::json` module). `--jobs N` solves
+//! N problems at once, the output still in input order. `--kif FILE` / `--kif-dir DIR` and
+//! `--csa FILE` / `--csa-dir DIR` write the main line for GUIs. A bad problem is reported
+//! once, on standard error, with its file, line and what is wrong (in JSON mode also as an
+//! `error` object), the others are still solved, and the exit status is then 2.
+
+#[path = "common/mod.rs"]
+mod common;
 
 use clap::Parser;
-use serde_json::json;
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
+use common::Outputs;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use tsume::{Outcome, Position, Solver, SolverConfig, board_diagram, japanese_line};
+use tsume::json::{ErrorRecord, SolveRecord, to_line};
+use tsume::problem::{Problem, ProblemError, ProblemErrorKind};
+use tsume::{
+    MateLine, Outcome, Position, Solution, Solver, SolverConfig, board_diagram, japanese_line,
+};
 
 #[derive(Parser, Debug)]
 #[command(about = "Solve tsume-shogi problems (df-pn)")]
 struct Args {
-    /// Problem files, SFEN strings, or - for standard input.
+    /// Problem files (SFEN, USI, KIF, KI2, CSA), problems as text, or - for standard input.
     #[arg(required = true)]
     inputs: Vec<String>,
     /// Time limit per problem, in seconds.
@@ -31,7 +43,7 @@ struct Args {
     /// Node limit per problem.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB, shared out among the jobs.
     #[arg(long = "hash-mb", default_value_t = 1024)]
     hash_mb: usize,
     /// Nodes allowed after the first proof for proving the length shortest and walking the
@@ -44,190 +56,220 @@ struct Args {
     /// No board diagram in the human output.
     #[arg(long)]
     no_board: bool,
+    /// For a record: solve the position after its first N moves.
+    #[arg(long, conflicts_with = "last")]
+    ply: Option<usize>,
+    /// For a record: solve the position after its last move.
+    #[arg(long)]
+    last: bool,
+    /// Problems solved at once, one solver (and its share of --hash-mb) each; 0 = one per
+    /// core.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Write the main line as a KIF file (one problem).
+    #[arg(long)]
+    kif: Option<PathBuf>,
+    /// Write each problem's main line as DIR/<input>-<line>.kif.
+    #[arg(long = "kif-dir")]
+    kif_dir: Option<PathBuf>,
+    /// Write the main line as a CSA file (one problem).
+    #[arg(long)]
+    csa: Option<PathBuf>,
+    /// Write each problem's main line as DIR/<input>-<line>.csa.
+    #[arg(long = "csa-dir")]
+    csa_dir: Option<PathBuf>,
 }
 
-/// One problem to solve: where it came from and its text.
-struct Problem {
-    source: String,
-    line: Option<usize>,
-    sfen: String,
+// The few places that read a MateLine's length.
+fn mate_length(line: &MateLine) -> usize {
+    line.moves.len()
 }
 
-fn read_problems(args: &Args) -> Result<Vec<Problem>, String> {
-    let mut out = Vec::new();
-    let mut add_lines = |source: &str, text: &str| {
-        for (i, raw) in text.lines().enumerate() {
-            let body = raw.split('#').next().unwrap_or("").trim();
-            if body.is_empty() {
-                continue;
-            }
-            out.push(Problem {
-                source: source.to_string(),
-                line: Some(i + 1),
-                sfen: body.to_string(),
-            });
-        }
+/// The position to solve: the start, or after `--ply N` / `--last` moves of the line.
+fn target(args: &Args, p: &Problem) -> Result<(Position, Option<usize>), ProblemError> {
+    let ply = if args.last {
+        Some(p.moves.len())
+    } else {
+        args.ply
     };
-    let mut direct = Vec::new();
-    for input in &args.inputs {
-        if input == "-" {
-            let mut text = String::new();
-            for l in std::io::stdin().lock().lines() {
-                let l = l.map_err(|e| format!("standard input: {e}"))?;
-                text.push_str(&l);
-                text.push('\n');
-            }
-            add_lines("<stdin>", &text);
-        } else if Path::new(input).exists() {
-            let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
-            add_lines(input, &text);
-        } else if input.contains('/') && input.split_whitespace().count() >= 3 {
-            direct.push(input.clone());
-        } else {
-            return Err(format!("{input}: no such file, and not an sfen"));
+    match ply {
+        None | Some(0) => Ok((p.position.clone(), ply)),
+        Some(n) => match p.position_after(n) {
+            Some(pos) => Ok((pos, Some(n))),
+            None => Err(ProblemError {
+                file: p.origin.file.clone(),
+                line: p.origin.line,
+                column: None,
+                kind: ProblemErrorKind::MoveNumber {
+                    expected: p.moves.len(),
+                    found: n,
+                },
+                text: None,
+            }),
+        },
+    }
+}
+
+/// What one problem gives: its text for standard output, and the KIF / CSA problem to write.
+struct Done {
+    text: String,
+    written: Option<Problem>,
+}
+
+fn human(args: &Args, p: &Problem, pos: &Position, ply: Option<usize>, sol: &Solution) -> String {
+    let mut s = String::new();
+    let at = ply
+        .map(|n| format!(" (after move {n})"))
+        .unwrap_or_default();
+    s.push_str(&format!(
+        "== {}{at}\nsfen {}\n",
+        common::place(p),
+        pos.to_sfen()
+    ));
+    if !args.no_board {
+        s.push_str(&format!("{}\n", board_diagram(pos)));
+    }
+    match &sol.outcome {
+        Outcome::Mate(line) => {
+            s.push_str(&format!(
+                "mate in {} ({})\n",
+                mate_length(line),
+                if line.exact {
+                    "shortest proven, line exact"
+                } else if line.shortest_proven {
+                    "shortest proven, some choices in the line not decided"
+                } else {
+                    "not proven shortest within the limits"
+                }
+            ));
+            let usi: Vec<String> = line.moves.iter().map(|m| m.to_string()).collect();
+            s.push_str(&format!("usi: {}\n", usi.join(" ")));
+            s.push_str(&format!(
+                "kif: {}\n",
+                japanese_line(pos, &line.moves).join(" ")
+            ));
+            s.push_str(&format!(
+                "attacker's hand at the end: {}\n",
+                if line.hand_left.is_empty() {
+                    "none".to_string()
+                } else {
+                    line.hand_left.japanese()
+                }
+            ));
         }
+        Outcome::NoMate => s.push_str("no mate\n"),
+        Outcome::Unknown(reason) => s.push_str(&format!("unknown ({reason})\n")),
     }
-    for sfen in direct {
-        out.push(Problem {
-            source: "<argument>".to_string(),
-            line: None,
-            sfen,
-        });
+    let st = &sol.stats;
+    s.push_str(&format!(
+        "nodes {} time {:.3} s nps {} table {:.1}%\n",
+        st.nodes,
+        st.elapsed.as_secs_f64(),
+        st.nodes_per_second(),
+        st.table_fill * 100.0
+    ));
+    s
+}
+
+fn solve_one(args: &Args, solver: &mut Solver, p: &Problem) -> Result<Done, ProblemError> {
+    let (pos, ply) = target(args, p)?;
+    let sol = solver.solve(&pos);
+    let text = if args.json {
+        to_line(&SolveRecord {
+            sfen: pos.to_sfen(),
+            file: &p.origin.file,
+            line: (p.origin.file != "<argument>").then_some(p.origin.line),
+            ply,
+            solution: &sol,
+        })
+    } else {
+        human(args, p, &pos, ply, &sol)
+    };
+    let mut out = Problem::new(pos, p.origin.clone(), p.format);
+    out.name = p.name.clone();
+    match &sol.outcome {
+        Outcome::Mate(line) => {
+            out.moves = line.moves.clone();
+            out.termination = Some("詰み".to_string());
+        }
+        Outcome::NoMate => out.comment = "不詰 (no mate)".to_string(),
+        Outcome::Unknown(r) => out.comment = format!("undecided: {r}"),
     }
-    Ok(out)
+    Ok(Done {
+        text,
+        written: Some(out),
+    })
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let problems = match read_problems(&args) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let problems = common::read_inputs(&args.inputs);
+    let outputs = Outputs {
+        kif: args.kif.clone(),
+        kif_dir: args.kif_dir.clone(),
+        csa: args.csa.clone(),
+        csa_dir: args.csa_dir.clone(),
     };
+    if let Err(e) = outputs.prepare(problems.len()) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let jobs = common::job_count(args.jobs);
     let config = SolverConfig::new()
-        .hash_mib(args.hash_mb)
+        .hash_mib((args.hash_mb / jobs).max(1))
         .node_limit(args.nodes)
         .shortest_node_limit(args.shortest_nodes)
         .time_limit(args.time.map(Duration::from_secs_f64));
-    let mut solver = Solver::new(config);
-    let show_progress = std::io::stderr().is_terminal() || !args.json;
-    if show_progress {
-        solver.set_progress(|p| {
-            eprintln!(
-                "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%, root pn {} dn {}",
-                p.nodes,
-                p.elapsed.as_secs_f64(),
-                p.nodes_per_second,
-                p.table_fill * 100.0,
-                p.root_pn,
-                p.root_dn
-            );
-        });
-    }
-    let mut failed = false;
-    let stdout = std::io::stdout();
-    for prob in &problems {
-        let place = match prob.line {
-            Some(l) => format!("{}:{}", prob.source, l),
-            None => prob.source.clone(),
-        };
-        let pos = match Position::from_sfen(&prob.sfen) {
-            Ok(p) => p,
-            Err(e) => {
-                failed = true;
-                if args.json {
-                    let obj = json!({
-                        "sfen": prob.sfen, "line": prob.line, "file": prob.source,
-                        "result": "error", "error": e.to_string(), "length": null,
-                        "moves": [], "nodes": 0, "time_ms": 0,
-                    });
-                    let _ = writeln!(stdout.lock(), "{obj}");
-                } else {
-                    eprintln!("{place}: error: {e}");
-                    println!("{place}: error: {e}\n");
-                }
-                continue;
-            }
-        };
-        if !args.json {
-            println!("== {place}");
-            println!("sfen {}", pos.to_sfen());
-            if !args.no_board {
-                println!("{}", board_diagram(&pos));
-            }
-        }
-        let sol = solver.solve(&pos);
-        let st = &sol.stats;
-        let (result, moves, length) = match &sol.outcome {
-            Outcome::Mate(line) => ("mate", line.moves.clone(), Some(line.len())),
-            Outcome::NoMate => ("nomate", Vec::new(), None),
-            Outcome::Unknown(_) => ("unknown", Vec::new(), None),
-        };
-        if args.json {
-            let mut obj = json!({
-                "sfen": prob.sfen, "line": prob.line, "file": prob.source,
-                "result": result, "length": length,
-                "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                "nodes": st.nodes, "time_ms": st.elapsed.as_millis() as u64,
-                "nps": st.nodes_per_second(),
+    // Per-search progress only with one job: several would interleave.
+    let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
+    let init = || {
+        let mut solver = Solver::new(config.clone());
+        if search_progress {
+            solver.set_progress(|p| {
+                eprintln!(
+                    "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%, root pn {} dn {}",
+                    p.nodes,
+                    p.elapsed.as_secs_f64(),
+                    p.nodes_per_second,
+                    p.table_fill * 100.0,
+                    p.root_pn,
+                    p.root_dn
+                );
             });
-            if let Outcome::Unknown(reason) = &sol.outcome {
-                obj["reason"] = json!(reason.to_string());
-            }
-            if let Outcome::Mate(line) = &sol.outcome {
-                obj["hand_left"] = json!(line.hand_left.to_string());
-                obj["shortest_proven"] = json!(line.shortest_proven);
-                obj["exact"] = json!(line.exact);
-            }
-            let _ = writeln!(stdout.lock(), "{obj}");
-        } else {
-            match &sol.outcome {
-                Outcome::Mate(line) => {
-                    println!(
-                        "mate in {} ({})",
-                        line.len(),
-                        if line.exact {
-                            "shortest proven, line exact"
-                        } else if line.shortest_proven {
-                            "shortest proven, some choices in the line not decided"
-                        } else {
-                            "not proven shortest within the limits"
-                        }
-                    );
-                    println!(
-                        "usi: {}",
-                        line.moves
-                            .iter()
-                            .map(|m| m.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    );
-                    println!("kif: {}", japanese_line(&pos, &line.moves).join(" "));
-                    println!(
-                        "attacker's hand at the end: {}",
-                        if line.hand_left.is_empty() {
-                            "none".to_string()
-                        } else {
-                            line.hand_left.japanese()
-                        }
-                    );
-                }
-                Outcome::NoMate => println!("no mate"),
-                Outcome::Unknown(reason) => println!("unknown ({reason})"),
-            }
-            println!(
-                "nodes {} time {:.3} s nps {} table {:.1}%\n",
-                st.nodes,
-                st.elapsed.as_secs_f64(),
-                st.nodes_per_second(),
-                st.table_fill * 100.0
-            );
         }
-    }
-    if failed {
-        ExitCode::from(1)
+        solver
+    };
+    let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
+        Ok(p) => solve_one(&args, solver, p),
+        Err(e) => Err(e.clone()),
+    };
+    let mut bad_input = false;
+    let stdout = std::io::stdout();
+    common::run_ordered(&problems, jobs, init, work, |i, done| {
+        let mut out = stdout.lock();
+        match done {
+            Ok(d) => {
+                let _ = writeln!(out, "{}", d.text);
+                if let (Some(w), Ok(src)) = (&d.written, &problems[i]) {
+                    if outputs.any() {
+                        if let Err(e) = outputs.write(src, i, w) {
+                            eprintln!("error: {e}");
+                            bad_input = true;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                bad_input = true;
+                eprintln!("{e}");
+                if args.json {
+                    let _ = writeln!(out, "{}", to_line(&ErrorRecord(&e)));
+                }
+            }
+        }
+    });
+    if bad_input {
+        ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
     }

@@ -27,5 +27,8 @@ pub use solver::{
     Solution, Solver, SolverConfig, Stats, StopHandle, StopReason, Undecided, Verdict,
     is_mate_with_futile_interpositions, verify_mate,
 };
+#[cfg(feature = "serde")]
+pub mod json;
 mod notation;
+pub mod problem;
 pub use notation::{board_diagram, japanese_line, japanese_move};

@@ -1,0 +1,186 @@
+//! What `solve` and `check_unique` share: reading the inputs, solving many problems on
+//! several threads with the output in input order, progress on a terminal, and writing KIF /
+//! CSA files.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tsume::problem::{self, Problem, ProblemError, ProblemErrorKind};
+
+/// Every problem of every input, in order: files, `-` for standard input, or a problem given
+/// as text (an SFEN, a USI `position` line, a KIF or CSA record).
+pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if input == "-" || Path::new(input).exists() {
+            out.extend(problem::read_file(input));
+            continue;
+        }
+        let looks_like_text = input.contains(char::is_whitespace) || input.contains('/');
+        match problem::read_one(input, "<argument>") {
+            Ok(p) => out.push(Ok(p)),
+            Err(e) if looks_like_text => out.push(Err(e)),
+            Err(_) => out.push(Err(ProblemError {
+                file: input.clone(),
+                line: 0,
+                column: None,
+                kind: ProblemErrorKind::Io("no such file, and not a problem".into()),
+                text: None,
+            })),
+        }
+    }
+    out
+}
+
+/// `file:line`, or `file` for an argument.
+pub fn place(p: &Problem) -> String {
+    if p.origin.file == "<argument>" {
+        p.origin.file.clone()
+    } else {
+        p.origin.to_string()
+    }
+}
+
+/// How many threads `--jobs N` means (0: one per core).
+pub fn job_count(jobs: usize) -> usize {
+    if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        jobs
+    }
+}
+
+/// Runs `work` on every item with `jobs` threads, each with its own state from `init`, and
+/// hands the results to `emit` in item order. Shows problems done / total, the rate and the
+/// time left on standard error when it is a terminal.
+pub fn run_ordered<T: Sync, R: Send, S>(
+    items: &[T],
+    jobs: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &T) -> R + Sync,
+    mut emit: impl FnMut(usize, R),
+) {
+    let total = items.len();
+    let jobs = jobs.clamp(1, total.max(1));
+    let next = AtomicUsize::new(0);
+    let show = std::io::stderr().is_terminal() && total > 1;
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, R)>();
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, init, work) = (&next, &init, &work);
+            scope.spawn(move || {
+                let mut state = init();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    if tx.send((i, work(&mut state, &items[i]))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let mut done = 0;
+        let mut shown = Instant::now();
+        for (i, r) in rx {
+            waiting.insert(i, r);
+            while let Some(r) = waiting.remove(&done) {
+                emit(done, r);
+                done += 1;
+            }
+            if show && (shown.elapsed() > Duration::from_millis(300) || done == total) {
+                shown = Instant::now();
+                let secs = start.elapsed().as_secs_f64();
+                let rate = done as f64 / secs.max(1e-9);
+                let eta = (total - done) as f64 / rate.max(1e-9);
+                eprint!(
+                    "\r\x1b[K{done}/{total} problems, {rate:.1}/s, {:.0} s left",
+                    eta.min(1e9)
+                );
+            }
+        }
+        if show {
+            eprintln!();
+        }
+    });
+}
+
+/// Writes text to `path`: `.kif`, `.ki2` and `.csa` in Shift-JIS as Kifu for Windows expects,
+/// anything else (`.kifu`) in UTF-8.
+pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let bytes = match ext {
+        "kif" | "ki2" | "csa" => problem::to_shift_jis(text),
+        "kifu" => format!("#KIF version=2.0 encoding=UTF-8\n{text}").into_bytes(),
+        _ => text.as_bytes().to_vec(),
+    };
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Where `--kif-dir` / `--csa-dir` write a problem: `<input stem>-<line>.<ext>`.
+pub fn file_in(dir: &Path, p: &Problem, index: usize, ext: &str) -> PathBuf {
+    let stem = match p.origin.file.as_str() {
+        "<argument>" => format!("argument{}", index + 1),
+        "<stdin>" => "stdin".to_string(),
+        f => Path::new(f)
+            .file_stem()
+            .map_or("problem".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    dir.join(format!("{stem}-{}.{ext}", p.origin.line))
+}
+
+/// Output files asked for on the command line.
+#[derive(Default)]
+pub struct Outputs {
+    pub kif: Option<PathBuf>,
+    pub kif_dir: Option<PathBuf>,
+    pub csa: Option<PathBuf>,
+    pub csa_dir: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// Checks the options against the number of problems; creates the directories.
+    pub fn prepare(&self, problems: usize) -> Result<(), String> {
+        for (opt, f) in [("--kif", &self.kif), ("--csa", &self.csa)] {
+            if f.is_some() && problems > 1 {
+                return Err(format!(
+                    "{opt} FILE takes one problem, there are {problems}: use {opt}-dir DIR"
+                ));
+            }
+        }
+        for d in [&self.kif_dir, &self.csa_dir].into_iter().flatten() {
+            std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `out` (the problem as solved or checked) where asked.
+    pub fn write(&self, source: &Problem, index: usize, out: &Problem) -> Result<(), String> {
+        if let Some(f) = &self.kif {
+            write_text(f, &problem::write_kif(out))?;
+        }
+        if let Some(d) = &self.kif_dir {
+            write_text(&file_in(d, source, index, "kif"), &problem::write_kif(out))?;
+        }
+        if let Some(f) = &self.csa {
+            write_text(f, &problem::write_csa(out))?;
+        }
+        if let Some(d) = &self.csa_dir {
+            write_text(&file_in(d, source, index, "csa"), &problem::write_csa(out))?;
+        }
+        Ok(())
+    }
+
+    pub fn any(&self) -> bool {
+        self.kif.is_some() || self.kif_dir.is_some() || self.csa.is_some() || self.csa_dir.is_some()
+    }
+}

@@ -1,0 +1,355 @@
+//! JSON objects for results and reports (feature `serde`): the objects the `solve` and
+//! `check_unique` examples print with `--json`, one per problem per line.
+//!
+//! [`Solution`], [`MateLine`], [`Report`], [`Flaw`], [`Undecided`], [`Stats`], [`Move`] (a
+//! USI string) and [`Hand`] (SFEN letters) implement [`serde::Serialize`]; [`SolveRecord`]
+//! and [`CheckRecord`] add where the problem came from, and [`ErrorRecord`] stands for a
+//! problem that could not be read. This is the one place the schema is written down.
+//!
+//! ## `solve --json`: one [`SolveRecord`] per problem
+//!
+//! | key | type | meaning |
+//! |---|---|---|
+//! | `sfen` | string | the position solved |
+//! | `file`, `line` | string, integer or null | where the problem came from |
+//! | `ply` | integer or null | the record's ply solved from (`--ply` / `--last`), null for the start |
+//! | `result` | `"mate"`, `"nomate"`, `"unknown"` (or `"error"`, see below) | the verdict |
+//! | `length` | integer or null | mate: the mate length the proof shows, in plies (an upper bound unless `shortest_proven`) |
+//! | `line_length` | integer | mate: the number of plies of the line shown in `moves` |
+//! | `line_is_main` | bool | mate: whether the line's defence is a longest one within `length` |
+//! | `moves` | array of USI strings | mate: the line; else empty |
+//! | `hand_left` | string | mate: the attacker's pieces left at the end (駒余り), SFEN letters |
+//! | `shortest_proven`, `exact` | bool | mate: see [`MateLine`] |
+//! | `reason` | string | unknown: why the search stopped |
+//! | `nodes`, `time_ms`, `nps` | integers | search counters |
+//!
+//! ## `check_unique --json`: one [`CheckRecord`] per problem
+//!
+//! | key | type | meaning |
+//! |---|---|---|
+//! | `sfen`, `file`, `line`, `comment` | | the problem and where it came from |
+//! | `sound` | bool or null | true sound, false unsound, null undecided |
+//! | `verdict` | `"sound"`, `"unsound"`, `"undecided"` (or `"error"`) | |
+//! | `length` | integer or null | the length of the line checked |
+//! | `moves` | array of USI strings | the line checked |
+//! | `intended` | bool | whether that line is the intended one given with the problem |
+//! | `intended_moves` | array or null | the intended line as given |
+//! | `hand_left` | string | the attacker's hand at the end of the line checked |
+//! | `flaws` | array of objects | `kind` ([`FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`, `detail`: see [`Flaw`] |
+//! | `undecided` | array of objects | `ply`, `move` (or null), `question`, `reason` |
+//! | `nodes`, `time_ms` | integers | counters over the whole check |
+//!
+//! ## A problem that could not be read: an [`ErrorRecord`]
+//!
+//! `file`, `line`, `column` (or null), `sfen` (the text of a one-line problem, or null),
+//! `error` (the message), `result` / `verdict` = `"error"`, `length` = null, `moves` = [],
+//! `nodes` = 0, `time_ms` = 0.
+//!
+//! ```
+//! use tsume::{Position, Solver, SolverConfig};
+//! let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+//! let solution = Solver::new(SolverConfig::new().hash_mib(16)).solve(&pos);
+//! let v = serde_json::to_value(&solution).unwrap();
+//! assert_eq!(v["result"], "mate");
+//! assert_eq!(v["length"], 3);
+//! assert_eq!(v["moves"][0], "9f5b+");
+//! ```
+
+use crate::problem::ProblemError;
+use crate::{Flaw, Hand, MateLine, Move, Outcome, Report, Solution, Stats, Undecided};
+use serde::{Serialize, Serializer};
+
+// The few places that read a MateLine's length and kind of line.
+fn mate_length(line: &MateLine) -> u32 {
+    line.moves.len() as u32
+}
+fn line_len(line: &MateLine) -> usize {
+    line.moves.len()
+}
+fn line_is_main(_line: &MateLine) -> bool {
+    true
+}
+
+impl Serialize for Move {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for Hand {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[derive(Serialize)]
+struct MateLineJson<'a> {
+    length: u32,
+    line_length: usize,
+    line_is_main: bool,
+    moves: &'a [Move],
+    hand_left: Hand,
+    shortest_proven: bool,
+    exact: bool,
+}
+
+impl<'a> MateLineJson<'a> {
+    fn new(l: &'a MateLine) -> Self {
+        MateLineJson {
+            length: mate_length(l),
+            line_length: line_len(l),
+            line_is_main: line_is_main(l),
+            moves: &l.moves,
+            hand_left: l.hand_left,
+            shortest_proven: l.shortest_proven,
+            exact: l.exact,
+        }
+    }
+}
+
+/// `length`, `line_length`, `line_is_main`, `moves`, `hand_left`, `shortest_proven`, `exact`.
+impl Serialize for MateLine {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        MateLineJson::new(self).serialize(s)
+    }
+}
+
+/// `nodes`, `time_ms`, `nps`, `table_fill`.
+impl Serialize for Stats {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct StatsJson {
+            nodes: u64,
+            time_ms: u64,
+            nps: u64,
+            table_fill: f64,
+        }
+        StatsJson {
+            nodes: self.nodes,
+            time_ms: self.elapsed.as_millis() as u64,
+            nps: self.nodes_per_second(),
+            table_fill: self.table_fill,
+        }
+        .serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct SolutionJson<'a> {
+    result: &'static str,
+    length: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_length: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_is_main: Option<bool>,
+    moves: &'a [Move],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hand_left: Option<Hand>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shortest_proven: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    nodes: u64,
+    time_ms: u64,
+    nps: u64,
+}
+
+/// The solve object without `sfen` / `file` / `line` (see the module docs).
+impl Serialize for Solution {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let st = &self.stats;
+        let mut j = SolutionJson {
+            result: "unknown",
+            length: None,
+            line_length: None,
+            line_is_main: None,
+            moves: &[],
+            hand_left: None,
+            shortest_proven: None,
+            exact: None,
+            reason: None,
+            nodes: st.nodes,
+            time_ms: st.elapsed.as_millis() as u64,
+            nps: st.nodes_per_second(),
+        };
+        match &self.outcome {
+            Outcome::Mate(l) => {
+                j.result = "mate";
+                j.length = Some(mate_length(l));
+                j.line_length = Some(line_len(l));
+                j.line_is_main = Some(line_is_main(l));
+                j.moves = &l.moves;
+                j.hand_left = Some(l.hand_left);
+                j.shortest_proven = Some(l.shortest_proven);
+                j.exact = Some(l.exact);
+            }
+            Outcome::NoMate => j.result = "nomate",
+            Outcome::Unknown(r) => j.reason = Some(r.to_string()),
+        }
+        j.serialize(s)
+    }
+}
+
+/// `kind`, `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`,
+/// `detail`.
+impl Serialize for Flaw {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct FlawJson<'a> {
+            kind: &'static str,
+            japanese: &'static str,
+            ply: usize,
+            moves: &'a [Move],
+            length: Option<u32>,
+            length_exact: bool,
+            line_length: Option<u32>,
+            fatal: bool,
+            detail: &'a str,
+        }
+        FlawJson {
+            kind: self.kind.name(),
+            japanese: self.kind.japanese(),
+            ply: self.ply,
+            moves: &self.moves,
+            length: self.length,
+            length_exact: self.length_exact,
+            line_length: self.line_length,
+            fatal: self.kind.is_fatal(),
+            detail: &self.detail,
+        }
+        .serialize(s)
+    }
+}
+
+/// `ply`, `move`, `question`, `reason`.
+impl Serialize for Undecided {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct UndecidedJson<'a> {
+            ply: usize,
+            #[serde(rename = "move")]
+            mv: Option<Move>,
+            question: &'a str,
+            reason: String,
+        }
+        UndecidedJson {
+            ply: self.ply,
+            mv: self.mv,
+            question: &self.question,
+            reason: self.reason.to_string(),
+        }
+        .serialize(s)
+    }
+}
+
+/// The check object without `sfen` / `file` / `line` / `comment` (see the module docs).
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct ReportJson<'a> {
+            sound: Option<bool>,
+            verdict: String,
+            length: Option<usize>,
+            moves: &'a [Move],
+            intended: bool,
+            intended_moves: Option<&'a [Move]>,
+            hand_left: Hand,
+            flaws: &'a [Flaw],
+            undecided: &'a [Undecided],
+            nodes: u64,
+            time_ms: u64,
+        }
+        ReportJson {
+            sound: self.sound(),
+            verdict: self.verdict.to_string(),
+            length: (!self.line.is_empty()).then_some(self.line.len()),
+            moves: &self.line,
+            intended: self.checked_intended,
+            intended_moves: self.intended.as_deref(),
+            hand_left: self.hand_left,
+            flaws: &self.flaws,
+            undecided: &self.undecided,
+            nodes: self.stats.nodes,
+            time_ms: self.stats.elapsed.as_millis() as u64,
+        }
+        .serialize(s)
+    }
+}
+
+/// One line of `solve --json`.
+#[derive(Serialize)]
+pub struct SolveRecord<'a> {
+    /// The position solved, in SFEN.
+    pub sfen: String,
+    /// The file it came from.
+    pub file: &'a str,
+    /// The line it came from (none for an argument).
+    pub line: Option<usize>,
+    /// The ply of a record's main line the position is after (`--ply`, `--last`).
+    pub ply: Option<usize>,
+    /// The result.
+    #[serde(flatten)]
+    pub solution: &'a Solution,
+}
+
+/// One line of `check_unique --json`.
+#[derive(Serialize)]
+pub struct CheckRecord<'a> {
+    /// The position checked, in SFEN.
+    pub sfen: String,
+    /// The file it came from.
+    pub file: &'a str,
+    /// The line it came from.
+    pub line: Option<usize>,
+    /// The problem's comment.
+    pub comment: &'a str,
+    /// The report.
+    #[serde(flatten)]
+    pub report: &'a Report,
+}
+
+/// The object printed for a problem that could not be read (see the module docs).
+pub struct ErrorRecord<'a>(pub &'a ProblemError);
+
+impl Serialize for ErrorRecord<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct ErrorJson<'a> {
+            sfen: Option<&'a str>,
+            file: &'a str,
+            line: usize,
+            column: Option<usize>,
+            result: &'static str,
+            verdict: &'static str,
+            sound: Option<bool>,
+            error: String,
+            length: Option<u32>,
+            moves: [Move; 0],
+            nodes: u64,
+            time_ms: u64,
+        }
+        let e = self.0;
+        ErrorJson {
+            sfen: e.text.as_deref(),
+            file: &e.file,
+            line: e.line,
+            column: e.column,
+            result: "error",
+            verdict: "error",
+            sound: None,
+            error: e.kind.to_string(),
+            length: None,
+            moves: [],
+            nodes: 0,
+            time_ms: 0,
+        }
+        .serialize(s)
+    }
+}
+
+/// A value as one line of JSON.
+pub fn to_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}

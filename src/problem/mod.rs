@@ -1,0 +1,493 @@
+//! Problem files as composers and GUIs write them: SFEN / USI lines, KIF and KI2 (board
+//! diagrams included), CSA; one reader for all of them, and writers for KIF and CSA.
+//!
+//! A [`Problem`] is a start position with an optional line of moves (the intended solution,
+//! 作意, or a game record's moves), the variations of a record, a name and a comment, and
+//! where it came from. [`read_bytes`] and [`read_file`] find the format from the content
+//! (whatever the file's extension) and the encoding (UTF-8 with or without BOM, or Shift-JIS /
+//! cp932), and give one result per problem: a bad problem is a [`ProblemError`] naming the
+//! file, the line (and the column where it helps) and what is wrong, and the other problems of
+//! the file are still read.
+//!
+//! ```
+//! use tsume::problem::{Format, read_str};
+//! let kif = "後手の持駒：残り全部
+//!   ９ ８ ７ ６ ５ ４ ３ ２ １
+//! +---------------------------+
+//! | ・ ・ ・v銀v玉v銀 ・ ・ ・|一
+//! | ・ ・ ・ ・ ・ ・ ・ ・ ・|二
+//! | ・ ・ ・ ・ 銀 ・ ・ ・ ・|三
+//! | ・ ・ ・ ・ ・ ・ ・ ・ ・|四
+//! | ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+//! | 角 ・ ・ ・ ・ ・ ・ ・ ・|六
+//! | ・ ・ ・ ・ ・ ・ ・ ・ ・|七
+//! | ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+//! | ・ ・ ・ ・ ・ ・ ・ ・ ・|九
+//! +---------------------------+
+//! 先手の持駒：銀
+//! 手数----指手---------消費時間--
+//!    1 ５二角成(96)
+//!    2 同　銀(41)
+//!    3 ４二銀打
+//! まで3手で詰み
+//! ";
+//! let problems = read_str(kif, "classic.kif");
+//! let p = problems[0].as_ref().unwrap();
+//! assert_eq!(p.format, Format::Kif);
+//! assert_eq!(p.position.to_sfen(), "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1");
+//! assert_eq!(p.moves.len(), 3);
+//! ```
+
+mod csa;
+mod kif;
+mod sfen;
+mod text;
+
+pub use csa::write_csa;
+pub use kif::write_kif;
+
+use crate::legality::IllegalMove;
+use crate::moves::Move;
+use crate::position::{Position, SfenError};
+use std::fmt;
+use std::path::Path;
+
+/// The formats read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One problem per line: `[sfen] <sfen> [moves <usi> ...] [# comment]`.
+    Sfen,
+    /// A USI `position sfen ... [moves ...]` or `position startpos [moves ...]` line.
+    Usi,
+    /// KIF (柿木形式): header, optional board diagram, numbered moves with their origin squares.
+    Kif,
+    /// KI2: as KIF, but moves written `▲７六歩` without origin squares.
+    Ki2,
+    /// CSA (V2.2 / V3.0).
+    Csa,
+}
+
+impl Format {
+    /// The usual name: `sfen`, `usi`, `kif`, `ki2`, `csa`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Sfen => "sfen",
+            Format::Usi => "usi",
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The text encoding a file was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// UTF-8 without a byte-order mark.
+    Utf8,
+    /// UTF-8 with a byte-order mark.
+    Utf8Bom,
+    /// Shift-JIS (Windows code page 932), as Kifu for Windows writes `.kif` files.
+    ShiftJis,
+}
+
+/// Where a problem came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// The file name as given (`<stdin>`, `<argument>` for text given directly).
+    pub file: String,
+    /// The 1-based line the problem starts on.
+    pub line: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A variation of a record (変化): moves that replace the line from one ply on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The 1-based ply of its first move: it replaces that ply of its parent line.
+    pub ply: usize,
+    /// The index in [`Problem::variations`] of the line it branches from, `None` for the
+    /// main line.
+    pub parent: Option<usize>,
+    /// Its moves, the first one at `ply`.
+    pub moves: Vec<Move>,
+    /// Comments attached to its moves (`*` lines in KIF), joined by newlines.
+    pub comment: String,
+}
+
+/// A problem: a start position, an optional line, where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The start position (the tsume diagram, or a record's start).
+    pub position: Position,
+    /// The main line: the intended solution (作意) of a tsume, or a record's moves. Every move
+    /// is legal in turn from `position`.
+    pub moves: Vec<Move>,
+    /// A record's variations (変化), in file order; each branches from the main line or from
+    /// an earlier variation.
+    pub variations: Vec<Variation>,
+    /// The title (KIF `表題`, CSA `$EVENT`), if given.
+    pub name: Option<String>,
+    /// The comment: an SFEN line's text after `#`, KIF `*` comments before the first move, CSA
+    /// `'` comments; joined by newlines.
+    pub comment: String,
+    /// How the record ended, if it says (`詰み`, `投了`, `%TSUMI`, ...).
+    pub termination: Option<String>,
+    /// Where it came from.
+    pub origin: Origin,
+    /// The format it was read from.
+    pub format: Format,
+}
+
+impl Problem {
+    /// A problem with no moves, from `position`.
+    pub fn new(position: Position, origin: Origin, format: Format) -> Problem {
+        Problem {
+            position,
+            moves: Vec::new(),
+            variations: Vec::new(),
+            name: None,
+            comment: String::new(),
+            termination: None,
+            origin,
+            format,
+        }
+    }
+
+    /// The position after the first `ply` moves of the main line, `None` when the line is
+    /// shorter.
+    pub fn position_after(&self, ply: usize) -> Option<Position> {
+        let mut pos = self.position.clone();
+        for &mv in self.moves.get(..ply)? {
+            pos.play_unchecked(mv);
+        }
+        Some(pos)
+    }
+
+    /// The whole line of variation `index` from the start position: its parent's moves before
+    /// its ply, then its own. `None` for an index out of range.
+    pub fn variation_line(&self, index: usize) -> Option<Vec<Move>> {
+        let v = self.variations.get(index)?;
+        let mut line = match v.parent {
+            None => self.moves.clone(),
+            // Parents come earlier in the list, so this recursion ends.
+            Some(p) if p < index => self.variation_line(p)?,
+            Some(_) => return None,
+        };
+        line.truncate(v.ply.saturating_sub(1));
+        line.extend_from_slice(&v.moves);
+        Some(line)
+    }
+
+    /// The problem as one line of the SFEN line format: `<sfen> [moves ...]`.
+    pub fn to_sfen_line(&self) -> String {
+        let mut s = self.position.to_sfen();
+        if !self.moves.is_empty() {
+            s.push_str(" moves");
+            for m in &self.moves {
+                s.push(' ');
+                s.push_str(&m.to_string());
+            }
+        }
+        s
+    }
+}
+
+/// What is wrong with a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProblemErrorKind {
+    /// The file could not be read.
+    Io(String),
+    /// The input holds no problem.
+    NoProblem,
+    /// A bad SFEN (or a position built from a diagram that is not legal).
+    Sfen(SfenError),
+    /// A move that cannot be read.
+    MoveSyntax {
+        /// The move's text.
+        text: String,
+    },
+    /// A move that is not legal where it is played.
+    IllegalMove {
+        /// Its 1-based ply.
+        ply: usize,
+        /// The move's text.
+        text: String,
+        /// Why it is illegal.
+        reason: IllegalMove,
+    },
+    /// A move without an origin square (KI2) that no legal move fits.
+    NoSuchMove {
+        /// Its 1-based ply.
+        ply: usize,
+        /// The move's text.
+        text: String,
+    },
+    /// A move without an origin square (KI2) that several legal moves fit.
+    AmbiguousMove {
+        /// Its 1-based ply.
+        ply: usize,
+        /// The move's text.
+        text: String,
+        /// The candidates, in USI.
+        candidates: Vec<String>,
+    },
+    /// A move whose piece is not the one on its origin square.
+    WrongPiece {
+        /// Its 1-based ply.
+        ply: usize,
+        /// The move's text.
+        text: String,
+    },
+    /// A move number that does not follow the previous one.
+    MoveNumber {
+        /// The number expected.
+        expected: usize,
+        /// The number found.
+        found: usize,
+    },
+    /// A board diagram that cannot be read.
+    Board(String),
+    /// A hand that cannot be read.
+    Hand(String),
+    /// A `手合割` that is not known.
+    UnknownHandicap(String),
+    /// A variation (`変化：N手`) that branches from no line with a move at that ply.
+    Variation {
+        /// Its ply.
+        ply: usize,
+    },
+    /// A line that belongs to no part of the format.
+    UnknownLine(String),
+    /// A tsume whose defender (the side not to move) has no king.
+    NoDefenderKing,
+}
+
+impl fmt::Display for ProblemErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProblemErrorKind::Io(e) => write!(f, "cannot read: {e}"),
+            ProblemErrorKind::NoProblem => write!(f, "no problem found"),
+            ProblemErrorKind::Sfen(e) => write!(f, "bad position: {e}"),
+            ProblemErrorKind::MoveSyntax { text } => write!(f, "cannot read the move {text:?}"),
+            ProblemErrorKind::IllegalMove { ply, text, reason } => {
+                write!(f, "move {ply} {text:?} is illegal: {reason}")
+            }
+            ProblemErrorKind::NoSuchMove { ply, text } => {
+                write!(f, "move {ply} {text:?} fits no legal move")
+            }
+            ProblemErrorKind::AmbiguousMove {
+                ply,
+                text,
+                candidates,
+            } => write!(
+                f,
+                "move {ply} {text:?} fits several legal moves: {}",
+                candidates.join(", ")
+            ),
+            ProblemErrorKind::WrongPiece { ply, text } => {
+                write!(
+                    f,
+                    "move {ply} {text:?} names another piece than the one there"
+                )
+            }
+            ProblemErrorKind::MoveNumber { expected, found } => {
+                write!(f, "move number {found}, expected {expected}")
+            }
+            ProblemErrorKind::Board(what) => write!(f, "bad board diagram: {what}"),
+            ProblemErrorKind::Hand(what) => write!(f, "bad hand: {what}"),
+            ProblemErrorKind::UnknownHandicap(h) => write!(f, "unknown 手合割 {h:?}"),
+            ProblemErrorKind::Variation { ply } => write!(
+                f,
+                "variation at move {ply} branches from no line that has a move {ply}"
+            ),
+            ProblemErrorKind::UnknownLine(l) => write!(f, "cannot read the line {l:?}"),
+            ProblemErrorKind::NoDefenderKing => {
+                write!(f, "the defender (the side not to move) has no king")
+            }
+        }
+    }
+}
+
+/// A problem that could not be read: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemError {
+    /// The file name as given.
+    pub file: String,
+    /// The 1-based line (0 when the whole file is concerned).
+    pub line: usize,
+    /// The 1-based column (in characters) where it helps.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub kind: ProblemErrorKind,
+    /// The problem's text when it is one line (SFEN / USI), for reports.
+    pub text: Option<String>,
+}
+
+impl ProblemError {
+    pub(crate) fn new(file: &str, line: usize, kind: ProblemErrorKind) -> ProblemError {
+        ProblemError {
+            file: file.to_string(),
+            line,
+            column: None,
+            kind,
+            text: None,
+        }
+    }
+
+    pub(crate) fn at(mut self, column: usize) -> ProblemError {
+        self.column = Some(column);
+        self
+    }
+
+    /// `file:line` or `file:line:column` (just `file` for line 0).
+    pub fn place(&self) -> String {
+        match (self.line, self.column) {
+            (0, _) => self.file.clone(),
+            (l, None) => format!("{}:{l}", self.file),
+            (l, Some(c)) => format!("{}:{l}:{c}", self.file),
+        }
+    }
+}
+
+impl fmt::Display for ProblemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place(), self.kind)
+    }
+}
+
+impl std::error::Error for ProblemError {}
+
+/// Decodes a file's bytes: UTF-8 (a byte-order mark is dropped) when they are UTF-8, else
+/// Shift-JIS (cp932). Never fails: bytes that do not decode become U+FFFD, which the readers
+/// then reject where they matter.
+pub fn decode(bytes: &[u8]) -> (String, Encoding) {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return (
+            String::from_utf8_lossy(rest).into_owned(),
+            Encoding::Utf8Bom,
+        );
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_string(), Encoding::Utf8),
+        // A UTF-8 file cut in the middle of its last character is still UTF-8.
+        Err(e) if e.error_len().is_none() && bytes.len() - e.valid_up_to() < 4 => {
+            (String::from_utf8_lossy(bytes).into_owned(), Encoding::Utf8)
+        }
+        Err(_) => {
+            let (text, _) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
+            (text.into_owned(), Encoding::ShiftJis)
+        }
+    }
+}
+
+/// The format of a text, from its content.
+pub fn detect(text: &str) -> Format {
+    let mut sfen_like = false;
+    for line in text.lines() {
+        let t = line.trim_start_matches('\u{feff}').trim();
+        if t.is_empty() {
+            continue;
+        }
+        if kif::looks_like_kif(t) {
+            return if text.lines().any(kif::is_kif_move_line) {
+                Format::Kif
+            } else if text.contains(['▲', '△', '☗', '☖']) {
+                Format::Ki2
+            } else {
+                Format::Kif
+            };
+        }
+        if !sfen_like && csa::looks_like_csa(t) {
+            return Format::Csa;
+        }
+        if !t.starts_with('#') {
+            if t.starts_with("position") {
+                return Format::Usi;
+            }
+            sfen_like = true;
+        }
+    }
+    Format::Sfen
+}
+
+/// Reads every problem of a text; `file` names it in origins and errors.
+pub fn read_str(text: &str, file: &str) -> Vec<Result<Problem, ProblemError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let out = match detect(text) {
+        Format::Sfen | Format::Usi => sfen::read(text, file),
+        Format::Kif | Format::Ki2 => vec![kif::read(text, file)],
+        Format::Csa => csa::read(text, file),
+    };
+    if out.is_empty() {
+        return vec![Err(ProblemError::new(file, 0, ProblemErrorKind::NoProblem))];
+    }
+    out
+}
+
+/// Reads every problem of a file's bytes (any encoding [`decode`] knows).
+pub fn read_bytes(bytes: &[u8], file: &str) -> Vec<Result<Problem, ProblemError>> {
+    read_str(&decode(bytes).0, file)
+}
+
+/// Reads every problem of a file; `-` reads standard input.
+pub fn read_file(path: impl AsRef<Path>) -> Vec<Result<Problem, ProblemError>> {
+    let path = path.as_ref();
+    let name = path.display().to_string();
+    let bytes = if name == "-" {
+        let mut b = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b) {
+            Ok(_) => b,
+            Err(e) => {
+                return vec![Err(ProblemError::new(
+                    "<stdin>",
+                    0,
+                    ProblemErrorKind::Io(e.to_string()),
+                ))];
+            }
+        }
+    } else {
+        match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                return vec![Err(ProblemError::new(
+                    &name,
+                    0,
+                    ProblemErrorKind::Io(e.to_string()),
+                ))];
+            }
+        }
+    };
+    let name = if name == "-" { "<stdin>".into() } else { name };
+    read_bytes(&bytes, &name)
+}
+
+/// Encodes text in Shift-JIS (cp932), as Kifu for Windows expects a `.kif` file to be; the
+/// KIF writer's output is all within cp932.
+pub fn to_shift_jis(text: &str) -> Vec<u8> {
+    encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
+}
+
+/// Reads one problem given as text (an SFEN, a USI `position` line, or a whole KIF / CSA
+/// record), as from a command-line argument; `file` names it in errors.
+pub fn read_one(text: &str, file: &str) -> Result<Problem, ProblemError> {
+    read_str(text, file)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Err(ProblemError::new(file, 0, ProblemErrorKind::NoProblem)))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,47 @@
+//! Unit tests of the readers and writers; the GUI-style files and round trips are in
+//! tests/problem.rs.
+
+use super::*;
+
+#[test]
+fn sfen_lines_with_comments_and_moves() {
+    let text = "# a comment\n\n3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1 moves 9f5b+ 4a5b S*4b # 3 classic | check: sound\nposition startpos moves 7g7f\n";
+    let got = read_str(text, "t.sfen");
+    assert_eq!(got.len(), 2);
+    let p = got[0].as_ref().unwrap();
+    assert_eq!(p.format, Format::Sfen);
+    assert_eq!(p.origin.line, 3);
+    assert_eq!(p.moves.len(), 3);
+    assert_eq!(p.comment, "3 classic | check: sound");
+    let q = got[1].as_ref().unwrap();
+    assert_eq!(q.format, Format::Usi);
+    assert_eq!(q.moves.len(), 1);
+}
+
+#[test]
+fn sfen_errors_name_line_and_column() {
+    let got = read_str("4k4/9/9/9/9/9/9/9/9 b G moves G*5b 5a5b 7g7f\n", "x");
+    let e = got[0].as_ref().unwrap_err();
+    assert_eq!(e.line, 1);
+    assert_eq!(e.column, Some(41));
+    assert!(
+        matches!(e.kind, ProblemErrorKind::IllegalMove { ply: 3, .. }),
+        "{e}"
+    );
+    let e = read_str("\n\n4k4/9/9 b -\n", "y")[0].clone().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "y:3:1: bad position: board has 3 ranks separated by '/', expected 9"
+    );
+}
+
+#[test]
+fn shift_jis_is_detected() {
+    let kif = "後手の持駒：なし\n先手の持駒：金\n";
+    let bytes = to_shift_jis(kif);
+    assert_eq!(decode(&bytes).1, Encoding::ShiftJis);
+    assert_eq!(decode(&bytes).0, kif);
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(kif.as_bytes());
+    assert_eq!(decode(&bom), (kif.to_string(), Encoding::Utf8Bom));
+}
