@@ -8,11 +8,9 @@ use std::hint::black_box;
 use tsume::{Outcome, Position, Solver, SolverConfig};
 
 fn suite(text: &str) -> Vec<Position> {
-    text.lines()
-        .filter_map(|l| {
-            let sfen = l.split('#').next()?.trim();
-            (!sfen.is_empty()).then(|| Position::from_sfen(sfen).expect("valid suite position"))
-        })
+    tsume::problem::read_str(text, "suite")
+        .into_iter()
+        .map(|p| p.expect("valid suite position").position)
         .collect()
 }
 

@@ -11,7 +11,7 @@
 
 use clap::Parser;
 use std::time::Duration;
-use tsume::{Outcome, Position, Solver, SolverConfig};
+use tsume::{Outcome, Solver, SolverConfig};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -53,10 +53,6 @@ fn peak_rss_mib() -> Option<f64> {
 
 fn main() {
     let args = Args::parse();
-    let text = std::fs::read_to_string(&args.file).unwrap_or_else(|e| {
-        eprintln!("error: {}: {e}", args.file);
-        std::process::exit(2);
-    });
     let mut solver = Solver::new(
         SolverConfig::new()
             .hash_mib(args.hash_mb)
@@ -66,16 +62,19 @@ fn main() {
     );
     println!("| problem | stated | verdict | length | nodes | seconds | nodes/s | peak RSS MiB |");
     println!("|---|---|---|---|---|---|---|---|");
-    for (i, line) in text.lines().enumerate() {
-        let Some((sfen, comment)) = line.split_once('#') else {
-            continue;
+    for problem in tsume::problem::read_file(&args.file) {
+        let problem = match problem {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                if e.line == 0 {
+                    std::process::exit(2);
+                }
+                continue;
+            }
         };
-        let sfen = sfen.trim();
-        if sfen.is_empty() {
-            continue;
-        }
         // `| check: ...` after the name is the uniqueness checker's result, not part of it.
-        let comment = comment.split(" | ").next().unwrap_or("");
+        let comment = problem.comment.split(" | ").next().unwrap_or("");
         let mut words = comment.split_whitespace();
         let expected = words.next().unwrap_or("?");
         let name: String = words.collect::<Vec<_>>().join(" ");
@@ -87,13 +86,7 @@ fn main() {
                 continue;
             }
         }
-        let pos = match Position::from_sfen(sfen) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("{}:{}: error: {e}", args.file, i + 1);
-                continue;
-            }
-        };
+        let pos = problem.position;
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..args.runs.max(1) {

@@ -29,8 +29,8 @@ use std::time::Duration;
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind, Variation};
 use tsume::{
-    Flaw, FlawKind, MateLine, Move, Position, Report, Solver, SolverConfig, Verdict, japanese_line,
-    japanese_move,
+    Flaw, FlawKind, MateLine, Move, Outcome, Position, Report, Solver, SolverConfig, Verdict,
+    japanese_line, japanese_move,
 };
 
 #[derive(Parser, Debug)]
@@ -221,7 +221,15 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
 
 /// The problem as checked, for KIF / CSA: the line checked, and each flaw's alternative as a
 /// variation from the ply where it branches, with a comment naming the flaw.
-fn as_checked(p: &Problem, pos: &Position, report: &Report) -> Problem {
+///
+/// A flaw that names only its first move (余詰, 早詰: another check that mates) gets the rest of
+/// its line from `extend`, a search from the position after that move, when it finds one.
+fn as_checked(
+    p: &Problem,
+    pos: &Position,
+    report: &Report,
+    mut extend: impl FnMut(&Position) -> Option<Vec<Move>>,
+) -> Problem {
     let mut out = Problem::new(pos.clone(), p.origin.clone(), p.format);
     out.name = p.name.clone();
     out.moves = report.line.clone();
@@ -250,10 +258,14 @@ fn as_checked(p: &Problem, pos: &Position, report: &Report) -> Problem {
                 .all(|&m| before.play(m).is_ok())
             && f.moves.iter().all(|&m| before.play(m).is_ok());
         if branches {
+            let mut moves = f.moves.clone();
+            if moves.len() == 1 && f.length.is_some_and(|n| n > 1) {
+                moves.extend(extend(&before).unwrap_or_default());
+            }
             out.variations.push(Variation {
                 ply: f.ply,
                 parent: None,
-                moves: f.moves.clone(),
+                moves,
                 comment: what,
             });
         } else {
@@ -274,13 +286,12 @@ fn as_checked(p: &Problem, pos: &Position, report: &Report) -> Problem {
 fn tsume_position(p: &Problem) -> Result<(), ProblemError> {
     let pos = &p.position;
     if pos.king_square(pos.side_to_move().flip()).is_none() {
-        return Err(ProblemError {
-            file: p.origin.file.clone(),
-            line: p.origin.line,
-            column: None,
-            kind: ProblemErrorKind::NoDefenderKing,
-            text: Some(p.to_sfen_line()),
-        });
+        return Err(ProblemError::new(
+            &p.origin.file,
+            p.origin.line,
+            ProblemErrorKind::NoDefenderKing,
+        )
+        .with_text(p.to_sfen_line()));
     }
     Ok(())
 }
@@ -291,7 +302,12 @@ struct Done {
     written: Problem,
 }
 
-fn check_one(args: &Args, solver: &mut Solver, p: &Problem) -> Result<Done, ProblemError> {
+fn check_one(
+    args: &Args,
+    files: bool,
+    solver: &mut Solver,
+    p: &Problem,
+) -> Result<Done, ProblemError> {
     tsume_position(p)?;
     let pos = &p.position;
     let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
@@ -307,10 +323,33 @@ fn check_one(args: &Args, solver: &mut Solver, p: &Problem) -> Result<Done, Prob
     } else {
         human_text(&common::place(p), &p.comment, pos, &report)
     };
+    // The alternatives' lines cost a search each: only when a file is written.
+    let written = if files {
+        as_checked(p, pos, &report, |after| {
+            // The defender's longest reply, each reply solved on its own (an interposition
+            // may be shown that the main line would leave out as futile).
+            let mut best: Option<Vec<Move>> = None;
+            for &reply in after.legal_moves().iter() {
+                let mut q = after.clone();
+                q.play_unchecked(reply);
+                let Outcome::Mate(line) = solver.solve(&q).outcome else {
+                    return None;
+                };
+                if best.as_ref().is_none_or(|b| b.len() < line.moves.len() + 1) {
+                    let mut l = vec![reply];
+                    l.extend(line.moves);
+                    best = Some(l);
+                }
+            }
+            Some(best.unwrap_or_default())
+        })
+    } else {
+        Problem::new(pos.clone(), p.origin.clone(), p.format)
+    };
     Ok(Done {
         text,
         sound: report.verdict == Verdict::Sound,
-        written: as_checked(p, pos, &report),
+        written,
     })
 }
 
@@ -351,7 +390,7 @@ fn main() -> ExitCode {
         solver
     };
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
-        Ok(p) => check_one(&args, solver, p),
+        Ok(p) => check_one(&args, outputs.any(), solver, p),
         Err(e) => Err(e.clone()),
     };
     let mut bad_input = false;
@@ -361,7 +400,9 @@ fn main() -> ExitCode {
         let mut out = stdout.lock();
         match done {
             Ok(d) => {
-                let _ = writeln!(out, "{}", d.text);
+                // Human reports end with their blank line, JSON lines need their newline.
+                let nl = if d.text.ends_with('\n') { "" } else { "\n" };
+                let _ = write!(out, "{}{nl}", d.text);
                 all_sound &= d.sound;
                 if let (true, Ok(src)) = (outputs.any(), &problems[i]) {
                     if let Err(e) = outputs.write(src, i, &d.written) {

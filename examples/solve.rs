@@ -96,16 +96,14 @@ fn target(args: &Args, p: &Problem) -> Result<(Position, Option<usize>), Problem
         None | Some(0) => Ok((p.position.clone(), ply)),
         Some(n) => match p.position_after(n) {
             Some(pos) => Ok((pos, Some(n))),
-            None => Err(ProblemError {
-                file: p.origin.file.clone(),
-                line: p.origin.line,
-                column: None,
-                kind: ProblemErrorKind::MoveNumber {
-                    expected: p.moves.len(),
-                    found: n,
+            None => Err(ProblemError::new(
+                &p.origin.file,
+                p.origin.line,
+                ProblemErrorKind::PlyBeyondLine {
+                    ply: n,
+                    moves: p.moves.len(),
                 },
-                text: None,
-            }),
+            )),
         },
     }
 }
@@ -168,6 +166,7 @@ fn human(args: &Args, p: &Problem, pos: &Position, ply: Option<usize>, sol: &Sol
         st.nodes_per_second(),
         st.table_fill * 100.0
     ));
+    s.push('\n');
     s
 }
 
@@ -249,7 +248,9 @@ fn main() -> ExitCode {
         let mut out = stdout.lock();
         match done {
             Ok(d) => {
-                let _ = writeln!(out, "{}", d.text);
+                // Human reports end with their blank line, JSON lines need their newline.
+                let nl = if d.text.ends_with('\n') { "" } else { "\n" };
+                let _ = write!(out, "{}{nl}", d.text);
                 if let (Some(w), Ok(src)) = (&d.written, &problems[i]) {
                     if outputs.any() {
                         if let Err(e) = outputs.write(src, i, w) {

@@ -22,30 +22,17 @@ fn solver(question_nodes: u64) -> Solver {
     )
 }
 
-/// Reads a problem line: the position, the intended line, and the comment.
-fn parse(line: &str) -> (Position, Option<Vec<Move>>, String) {
-    let (body, comment) = line.split_once('#').expect("a comment");
-    let (sfen, moves) = match body.split_once(" moves ") {
-        Some((s, m)) => (s, Some(m)),
-        None => (body, None),
-    };
-    let pos = Position::from_sfen(sfen.trim()).unwrap_or_else(|e| panic!("{line}: {e}"));
-    let intended = moves.map(|m| {
-        m.split_whitespace()
-            .map(|t| Move::from_usi(t).expect("a usi move"))
-            .collect()
-    });
-    (pos, intended, comment.trim().to_string())
-}
-
-fn lines(file: &str) -> Vec<(usize, String)> {
+/// The problems of `problems/<file>`, read by the library: line number, position, intended
+/// line (if any) and comment.
+fn problems(file: &str) -> Vec<(usize, Position, Option<Vec<Move>>, String)> {
     let path = format!("{}/problems/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| (i + 1, l.to_string()))
+    tsume::problem::read_file(&path)
+        .into_iter()
+        .map(|p| {
+            let p = p.unwrap_or_else(|e| panic!("{e}"));
+            let intended = (!p.moves.is_empty()).then(|| p.moves.clone());
+            (p.origin.line, p.position, intended, p.comment)
+        })
         .collect()
 }
 
@@ -179,8 +166,7 @@ fn flawed_problems_report_exactly_their_flaws() {
     let mut solver = solver(1_000_000);
     let mut bad = Vec::new();
     let mut kinds = std::collections::HashSet::new();
-    for (n, line) in lines("flawed.sfen") {
-        let (pos, intended, comment) = parse(&line);
+    for (n, pos, intended, comment) in problems("flawed.sfen") {
         let spec = comment
             .strip_prefix("expect:")
             .unwrap_or_else(|| panic!("flawed.sfen:{n}: no `expect:`"));
@@ -228,8 +214,7 @@ fn documented(file: &str) -> Vec<String> {
     let mut solver = solver(300_000);
     let mut bad = Vec::new();
     let mut count = 0;
-    for (n, line) in lines(file) {
-        let (pos, intended, comment) = parse(&line);
+    for (n, pos, intended, comment) in problems(file) {
         let Some((_, doc)) = comment.split_once("check:") else {
             continue;
         };

@@ -106,27 +106,21 @@ fn parse_expected(s: &str) -> Option<Expected> {
     }
 }
 
-/// Reads `problems/<file>`: `<sfen> # <expected> <name>`, `#` lines are comments.
+/// Reads `problems/<file>` with the library's reader: `<sfen> # <expected> <name>`.
 fn load(file: &'static str) -> Vec<Problem> {
     let path = format!("{}/problems/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let raw = raw.trim();
-        if raw.is_empty() || raw.starts_with('#') {
-            continue;
-        }
-        let (sfen, comment) = raw
-            .split_once('#')
-            .unwrap_or_else(|| panic!("{file}:{}: no `# expected` comment", i + 1));
-        let mut words = comment.split_whitespace();
+    for p in tsume::problem::read_file(&path) {
+        let p = p.unwrap_or_else(|e| panic!("{e}"));
+        let line = p.origin.line;
+        let mut words = p.comment.split_whitespace();
         let word = words.next().unwrap_or("");
         let expected = parse_expected(word)
-            .unwrap_or_else(|| panic!("{file}:{}: bad expected value {word:?}", i + 1));
+            .unwrap_or_else(|| panic!("{file}:{line}: bad expected value {word:?}"));
         out.push(Problem {
             file,
-            line: i + 1,
-            sfen: sfen.trim().to_string(),
+            line,
+            sfen: p.position.to_sfen(),
             expected,
             name: words.collect::<Vec<_>>().join(" "),
         });

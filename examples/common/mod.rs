@@ -24,13 +24,11 @@ pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
         match problem::read_one(input, "<argument>") {
             Ok(p) => out.push(Ok(p)),
             Err(e) if looks_like_text => out.push(Err(e)),
-            Err(_) => out.push(Err(ProblemError {
-                file: input.clone(),
-                line: 0,
-                column: None,
-                kind: ProblemErrorKind::Io("no such file, and not a problem".into()),
-                text: None,
-            })),
+            Err(_) => out.push(Err(ProblemError::new(
+                input,
+                0,
+                ProblemErrorKind::Io("no such file, and not a problem".into()),
+            ))),
         }
     }
     out

@@ -530,14 +530,6 @@ impl Reader<'_> {
         Position::from_sfen(&sfen).map_err(|e| self.err(self.board_line, ProblemErrorKind::Sfen(e)))
     }
 
-    fn line_moves(&self, which: Current) -> &[Move] {
-        let p = self.problem.as_ref().expect("started");
-        match which {
-            Current::Main => &p.moves,
-            Current::Var(i) => &p.variations[i].moves,
-        }
-    }
-
     /// The ply the next move of the current line has.
     fn next_ply(&self) -> usize {
         let p = self.problem.as_ref().expect("started");
@@ -755,10 +747,8 @@ impl Reader<'_> {
         if let Some((key, value)) = t.split_once('：').or_else(|| t.split_once(':')) {
             let value = value.trim();
             match key.trim() {
-                "手合割" => {
-                    if value != "その他" && !value.is_empty() {
-                        self.handicap = Some((value.to_string(), n));
-                    }
+                "手合割" if value != "その他" && !value.is_empty() => {
+                    self.handicap = Some((value.to_string(), n));
                 }
                 "表題" | "作品名" | "題名" => self.name = Some(value.to_string()),
                 _ => {}
@@ -799,7 +789,6 @@ pub(super) fn read(text: &str, file: &str) -> Result<Problem, ProblemError> {
     if r.saw_ki2 && !r.saw_kif {
         p.format = Format::Ki2;
     }
-    let _ = r.line_moves(Current::Main);
     Ok(p)
 }
 

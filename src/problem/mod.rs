@@ -273,6 +273,13 @@ pub enum ProblemErrorKind {
     UnknownLine(String),
     /// A tsume whose defender (the side not to move) has no king.
     NoDefenderKing,
+    /// A ply asked for (`--ply N`) beyond the record's main line.
+    PlyBeyondLine {
+        /// The ply asked for.
+        ply: usize,
+        /// The moves of the main line.
+        moves: usize,
+    },
 }
 
 impl fmt::Display for ProblemErrorKind {
@@ -314,6 +321,12 @@ impl fmt::Display for ProblemErrorKind {
                 "variation at move {ply} branches from no line that has a move {ply}"
             ),
             ProblemErrorKind::UnknownLine(l) => write!(f, "cannot read the line {l:?}"),
+            ProblemErrorKind::PlyBeyondLine { ply, moves } => {
+                write!(
+                    f,
+                    "no position after move {ply}: the record has {moves} moves"
+                )
+            }
             ProblemErrorKind::NoDefenderKing => {
                 write!(f, "the defender (the side not to move) has no king")
             }
@@ -330,25 +343,33 @@ pub struct ProblemError {
     pub line: usize,
     /// The 1-based column (in characters) where it helps.
     pub column: Option<usize>,
-    /// What is wrong.
-    pub kind: ProblemErrorKind,
+    /// What is wrong (boxed: errors are rare, results are passed around a lot).
+    pub kind: Box<ProblemErrorKind>,
     /// The problem's text when it is one line (SFEN / USI), for reports.
     pub text: Option<String>,
 }
 
 impl ProblemError {
-    pub(crate) fn new(file: &str, line: usize, kind: ProblemErrorKind) -> ProblemError {
+    /// An error at `file:line` (line 0: the whole file).
+    pub fn new(file: &str, line: usize, kind: ProblemErrorKind) -> ProblemError {
         ProblemError {
             file: file.to_string(),
             line,
             column: None,
-            kind,
+            kind: Box::new(kind),
             text: None,
         }
     }
 
-    pub(crate) fn at(mut self, column: usize) -> ProblemError {
+    /// The same error at a column.
+    pub fn at(mut self, column: usize) -> ProblemError {
         self.column = Some(column);
+        self
+    }
+
+    /// The same error with the problem's text.
+    pub fn with_text(mut self, text: String) -> ProblemError {
+        self.text = Some(text);
         self
     }
 

@@ -25,7 +25,7 @@ fn sfen_errors_name_line_and_column() {
     assert_eq!(e.line, 1);
     assert_eq!(e.column, Some(41));
     assert!(
-        matches!(e.kind, ProblemErrorKind::IllegalMove { ply: 3, .. }),
+        matches!(*e.kind, ProblemErrorKind::IllegalMove { ply: 3, .. }),
         "{e}"
     );
     let e = read_str("\n\n4k4/9/9 b -\n", "y")[0].clone().unwrap_err();
