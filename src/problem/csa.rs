@@ -483,7 +483,8 @@ pub fn write_csa(problem: &Problem) -> String {
         "-\n"
     });
     let mut p = pos.clone();
-    for &mv in &problem.moves {
+    let legal = super::legal_prefix(pos, &problem.moves);
+    for &mv in &problem.moves[..legal] {
         let sign = if p.side_to_move() == Color::Black {
             '+'
         } else {

@@ -299,7 +299,7 @@ fn parse_hand(s: &str) -> Result<HandSpec, ProblemErrorKind> {
         if item.is_empty() {
             continue;
         }
-        let bad = || ProblemErrorKind::Hand(item.to_string());
+        let bad = || ProblemErrorKind::Hand(format!("{item:?} is not a piece and a count"));
         let mut chars = item.chars();
         let kind = chars.next().and_then(piece_char).ok_or_else(bad)?;
         if !kind.is_hand_kind() {
@@ -313,7 +313,11 @@ fn parse_hand(s: &str) -> Result<HandSpec, ProblemErrorKind> {
         };
         let total = hand.count(kind) as u32 + n as u32;
         if total > kind.full_set_count() as u32 {
-            return Err(bad());
+            return Err(ProblemErrorKind::Hand(format!(
+                "{item:?}: {total} pieces of {}, a full set has {}",
+                kind.japanese(),
+                kind.full_set_count()
+            )));
         }
         hand = hand.with_count(kind, total as u8).ok_or_else(bad)?;
     }
@@ -890,24 +894,22 @@ pub fn write_kif(problem: &Problem) -> String {
             .map(|&j| problem.variations[j].ply)
             .collect()
     };
-    write_moves(
-        &mut out,
-        &problem.position,
-        None,
-        1,
-        &problem.moves,
-        &marks(None),
-        "",
-    );
+    // Only the legal part of a line can be written (an SFEN line's intended line may not be).
+    let main = &problem.moves[..super::legal_prefix(&problem.position, &problem.moves)];
+    write_moves(&mut out, &problem.position, None, 1, main, &marks(None), "");
     if let Some(t) = &problem.termination {
-        out.push_str(&format!("まで{}手で{t}\n", problem.moves.len()));
+        out.push_str(&format!("まで{}手で{t}\n", main.len()));
     }
     let mut stack: Vec<usize> = children(None).into_iter().rev().collect();
     while let Some(j) = stack.pop() {
         let v = &problem.variations[j];
-        let Some(line) = problem.variation_line(j) else {
+        let Some(mut line) = problem.variation_line(j) else {
             continue;
         };
+        line.truncate(super::legal_prefix(&problem.position, &line));
+        if line.len() < v.ply {
+            continue;
+        }
         let before = &line[..v.ply.saturating_sub(1).min(line.len())];
         let mut pos = problem.position.clone();
         for &m in before {
@@ -919,7 +921,7 @@ pub fn write_kif(problem: &Problem) -> String {
             &pos,
             before.last().copied(),
             v.ply,
-            &v.moves,
+            &line[v.ply - 1..],
             &marks(Some(j)),
             &v.comment,
         );

@@ -131,8 +131,11 @@ pub struct Variation {
 pub struct Problem {
     /// The start position (the tsume diagram, or a record's start).
     pub position: Position,
-    /// The main line: the intended solution (作意) of a tsume, or a record's moves. Every move
-    /// is legal in turn from `position`.
+    /// The main line: the intended solution (作意) of a tsume, or a record's moves. In KIF,
+    /// KI2 and CSA every move is legal in turn from `position` (they are read by playing
+    /// them); in the SFEN / USI line format they are only read as USI moves, so that the
+    /// checker can report an illegal intended line as the composer's flaw
+    /// ([`Problem::legal_len`] says how many are legal).
     pub moves: Vec<Move>,
     /// A record's variations (変化), in file order; each branches from the main line or from
     /// an earlier variation.
@@ -166,13 +169,18 @@ impl Problem {
     }
 
     /// The position after the first `ply` moves of the main line, `None` when the line is
-    /// shorter.
+    /// shorter or one of those moves is illegal.
     pub fn position_after(&self, ply: usize) -> Option<Position> {
         let mut pos = self.position.clone();
         for &mv in self.moves.get(..ply)? {
-            pos.play_unchecked(mv);
+            pos.play(mv).ok()?;
         }
         Some(pos)
+    }
+
+    /// How many moves of the main line are legal in turn from the start.
+    pub fn legal_len(&self) -> usize {
+        legal_prefix(&self.position, &self.moves)
     }
 
     /// The whole line of variation `index` from the start position: its parent's moves before
@@ -202,6 +210,12 @@ impl Problem {
         }
         s
     }
+}
+
+/// How many of `moves` are legal in turn from `pos`.
+pub(crate) fn legal_prefix(pos: &Position, moves: &[Move]) -> usize {
+    let mut p = pos.clone();
+    moves.iter().take_while(|&&m| p.play(m).is_ok()).count()
 }
 
 /// What is wrong with a problem.
