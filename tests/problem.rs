@@ -132,7 +132,8 @@ fn electron_shogi_nested_variations() {
 #[test]
 fn problem_files_of_each_format_give_their_expected_answers() {
     // (file, format, [(mate length, check verdict)])
-    let cases: [(&str, Format, &[(usize, Verdict)]); 4] = [
+    type Case = (&'static str, Format, &'static [(usize, Verdict)]);
+    let cases: [Case; 4] = [
         ("problems/classic.kif", Format::Kif, &[(3, Verdict::Sound)]),
         (
             "problems/karolina.ki2",
@@ -224,7 +225,7 @@ fn kif_round_trip_keeps_position_lines_and_variations() {
             assert_eq!(q.position, p.position, "{}", p.origin);
             assert_eq!(q.moves, p.moves[..p.legal_len()], "{}", p.origin);
             assert_eq!(
-                variation_lines(&q),
+                variation_lines(q),
                 variation_lines(&p),
                 "{}\n{text}",
                 p.origin
