@@ -287,6 +287,8 @@ pub enum ProblemErrorKind {
     UnknownLine(String),
     /// A tsume whose defender (the side not to move) has no king.
     NoDefenderKing,
+    /// `moves` with no move after it.
+    NoMoves,
     /// A ply asked for (`--ply N`) beyond the record's main line.
     PlyBeyondLine {
         /// The ply asked for.
@@ -341,6 +343,7 @@ impl fmt::Display for ProblemErrorKind {
                     "no position after move {ply}: the record has {moves} moves"
                 )
             }
+            ProblemErrorKind::NoMoves => write!(f, "`moves` is followed by no move"),
             ProblemErrorKind::NoDefenderKing => {
                 write!(f, "the defender (the side not to move) has no king")
             }

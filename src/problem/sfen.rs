@@ -90,6 +90,10 @@ fn read_line(body: &str, comment: &str, file: &str, line: usize) -> Result<Probl
     // The moves are read, not played: an intended line with an illegal move is the
     // composer's flaw to be reported (the checker does), not an unreadable problem.
     if let Some(list) = move_words {
+        if list.is_empty() {
+            let col = w[moves_at.unwrap_or(0)].0;
+            return Err(err(ProblemErrorKind::NoMoves).at(col));
+        }
         for &(col, t) in list {
             let mv = Move::from_usi(t).map_err(|_| {
                 err(ProblemErrorKind::MoveSyntax {
