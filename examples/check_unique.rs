@@ -78,9 +78,18 @@ struct Args {
     csa_dir: Option<PathBuf>,
 }
 
-// The few places that read a MateLine's length.
-fn mate_length(line: &MateLine) -> usize {
-    line.moves.len()
+/// The solver's mate: its proven length, and the line's length where the line is not the
+/// main line (never presented as the mate length then).
+fn mate_text(ml: &MateLine) -> String {
+    if ml.is_main_line() {
+        format!("mate in {}, {} plies", ml.length(), ml.line_len())
+    } else {
+        format!(
+            "mate in at most {}; line shown: {} plies, defence not the longest",
+            ml.length(),
+            ml.line_len()
+        )
+    }
 }
 
 fn usi(moves: &[Move]) -> String {
@@ -152,16 +161,11 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
         report.undecided.len()
     );
     if !report.line.is_empty() {
-        say!(
-            "{} ({} plies, attacker's hand at the end: {})",
-            if report.checked_intended {
-                "intended line"
-            } else {
-                "main line"
-            },
-            report.line.len(),
-            hand_text(report)
-        );
+        let what = match (&report.main_line, report.checked_intended) {
+            (Some(ml), false) => format!("main line ({}", mate_text(ml)),
+            _ => format!("intended line ({} plies", report.line.len()),
+        };
+        say!("{what}, attacker's hand at the end: {})", hand_text(report));
         say!("usi: {}", usi(&report.line));
         say!("kif: {}", japanese_line(pos, &report.line).join(" "));
     }
@@ -173,11 +177,11 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
     }
     if report.checked_intended {
         if let Some(ml) = &report.main_line {
-            if ml.moves != report.line {
+            if ml.moves() != report.line {
                 say!(
-                    "solver's main line ({} plies): {}",
-                    mate_length(ml),
-                    usi(&ml.moves)
+                    "solver's main line ({}): {}",
+                    mate_text(ml),
+                    usi(ml.moves())
                 );
             }
         }
@@ -328,20 +332,20 @@ fn check_one(
         as_checked(p, pos, &report, |after| {
             // The defender's longest reply, each reply solved on its own (an interposition
             // may be shown that the main line would leave out as futile).
-            let mut best: Option<Vec<Move>> = None;
+            let mut best: Option<(u32, Vec<Move>)> = None;
             for &reply in after.legal_moves().iter() {
                 let mut q = after.clone();
                 q.play_unchecked(reply);
                 let Outcome::Mate(line) = solver.solve(&q).outcome else {
                     return None;
                 };
-                if best.as_ref().is_none_or(|b| b.len() < line.moves.len() + 1) {
+                if best.as_ref().is_none_or(|b| b.0 < line.length()) {
                     let mut l = vec![reply];
-                    l.extend(line.moves);
-                    best = Some(l);
+                    l.extend_from_slice(line.moves());
+                    best = Some((line.length(), l));
                 }
             }
-            Some(best.unwrap_or_default())
+            Some(best.map(|b| b.1).unwrap_or_default())
         })
     } else {
         Problem::new(pos.clone(), p.origin.clone(), p.format)

@@ -80,9 +80,42 @@ struct Args {
     csa_dir: Option<PathBuf>,
 }
 
-// The few places that read a MateLine's length.
-fn mate_length(line: &MateLine) -> usize {
-    line.moves.len()
+/// The first line of a mate's report: the proven length, and what the line shown is. A line
+/// whose defence is not shown to be the longest is never presented as "mate in N".
+fn mate_headline(line: &MateLine) -> String {
+    let n = line.length();
+    let shortest = if line.shortest_proven() {
+        "shortest proven"
+    } else {
+        "not proven shortest within the limits"
+    };
+    if !line.is_main_line() {
+        let why = if line.line_len() < n as usize {
+            "defence not the longest"
+        } else {
+            "attacker's moves not the shortest"
+        };
+        return format!(
+            "mate in at most {n} ({shortest}); line shown: {} plies, {why}",
+            line.line_len()
+        );
+    }
+    let detail = if line.exact() {
+        "shortest proven, line exact"
+    } else if line.shortest_proven() {
+        "shortest proven, some choices in the line not decided"
+    } else {
+        shortest
+    };
+    if line.line_len() > n as usize {
+        format!(
+            "mate in {n} ({detail}); the line shown has {} plies: it shows a futile \
+             interposition and its capture, which are not counted",
+            line.line_len()
+        )
+    } else {
+        format!("mate in {n} ({detail})")
+    }
 }
 
 /// The position to solve: the start, or after `--ply N` / `--last` moves of the line.
@@ -129,29 +162,24 @@ fn human(args: &Args, p: &Problem, pos: &Position, ply: Option<usize>, sol: &Sol
     }
     match &sol.outcome {
         Outcome::Mate(line) => {
-            s.push_str(&format!(
-                "mate in {} ({})\n",
-                mate_length(line),
-                if line.exact {
-                    "shortest proven, line exact"
-                } else if line.shortest_proven {
-                    "shortest proven, some choices in the line not decided"
-                } else {
-                    "not proven shortest within the limits"
-                }
-            ));
-            let usi: Vec<String> = line.moves.iter().map(|m| m.to_string()).collect();
+            s.push_str(&format!("{}\n", mate_headline(line)));
+            let usi: Vec<String> = line.moves().iter().map(|m| m.to_string()).collect();
             s.push_str(&format!("usi: {}\n", usi.join(" ")));
             s.push_str(&format!(
                 "kif: {}\n",
-                japanese_line(pos, &line.moves).join(" ")
+                japanese_line(pos, line.moves()).join(" ")
             ));
             s.push_str(&format!(
-                "attacker's hand at the end: {}\n",
-                if line.hand_left.is_empty() {
+                "attacker's hand at the end{}: {}\n",
+                if line.is_main_line() {
+                    ""
+                } else {
+                    " of the line shown"
+                },
+                if line.hand_left().is_empty() {
                     "none".to_string()
                 } else {
-                    line.hand_left.japanese()
+                    line.hand_left().japanese()
                 }
             ));
         }
@@ -188,7 +216,7 @@ fn solve_one(args: &Args, solver: &mut Solver, p: &Problem) -> Result<Done, Prob
     out.name = p.name.clone();
     match &sol.outcome {
         Outcome::Mate(line) => {
-            out.moves = line.moves.clone();
+            out.moves = line.moves().to_vec();
             out.termination = Some("詰み".to_string());
         }
         Outcome::NoMate => out.comment = "不詰 (no mate)".to_string(),

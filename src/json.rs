@@ -30,7 +30,9 @@
 //! | `sfen`, `file`, `line`, `comment` | | the problem and where it came from |
 //! | `sound` | bool or null | true sound, false unsound, null undecided |
 //! | `verdict` | `"sound"`, `"unsound"`, `"undecided"` (or `"error"`) | |
-//! | `length` | integer or null | the length of the line checked |
+//! | `length` | integer or null | the mate length: the solver's proven bound when its main line is checked, the intended line's own length when that is |
+//! | `line_length` | integer or null | the plies of `moves` |
+//! | `line_is_main` | bool or null | for the solver's line: whether it realises `length`; null for an intended line |
 //! | `moves` | array of USI strings | the line checked |
 //! | `intended` | bool | whether that line is the intended one given with the problem |
 //! | `intended_moves` | array or null | the intended line as given |
@@ -61,13 +63,13 @@ use serde::{Serialize, Serializer};
 
 // The few places that read a MateLine's length and kind of line.
 fn mate_length(line: &MateLine) -> u32 {
-    line.moves.len() as u32
+    line.length()
 }
 fn line_len(line: &MateLine) -> usize {
-    line.moves.len()
+    line.line_len()
 }
-fn line_is_main(_line: &MateLine) -> bool {
-    true
+fn line_is_main(line: &MateLine) -> bool {
+    line.is_main_line()
 }
 
 impl Serialize for Move {
@@ -99,10 +101,10 @@ impl<'a> MateLineJson<'a> {
             length: mate_length(l),
             line_length: line_len(l),
             line_is_main: line_is_main(l),
-            moves: &l.moves,
-            hand_left: l.hand_left,
-            shortest_proven: l.shortest_proven,
-            exact: l.exact,
+            moves: l.moves(),
+            hand_left: l.hand_left(),
+            shortest_proven: l.shortest_proven(),
+            exact: l.exact(),
         }
     }
 }
@@ -180,10 +182,10 @@ impl Serialize for Solution {
                 j.length = Some(mate_length(l));
                 j.line_length = Some(line_len(l));
                 j.line_is_main = Some(line_is_main(l));
-                j.moves = &l.moves;
-                j.hand_left = Some(l.hand_left);
-                j.shortest_proven = Some(l.shortest_proven);
-                j.exact = Some(l.exact);
+                j.moves = l.moves();
+                j.hand_left = Some(l.hand_left());
+                j.shortest_proven = Some(l.shortest_proven());
+                j.exact = Some(l.exact());
             }
             Outcome::NoMate => j.result = "nomate",
             Outcome::Unknown(r) => j.reason = Some(r.to_string()),
@@ -252,6 +254,8 @@ impl Serialize for Report {
             sound: Option<bool>,
             verdict: String,
             length: Option<usize>,
+            line_length: Option<usize>,
+            line_is_main: Option<bool>,
             moves: &'a [Move],
             intended: bool,
             intended_moves: Option<&'a [Move]>,
@@ -264,7 +268,17 @@ impl Serialize for Report {
         ReportJson {
             sound: self.sound(),
             verdict: self.verdict.to_string(),
-            length: (!self.line.is_empty()).then_some(self.line.len()),
+            // The mate length: the solver's proven bound when its main line is checked, the
+            // intended line's own length when that is.
+            length: match (&self.main_line, self.checked_intended) {
+                (Some(ml), false) => Some(ml.length() as usize),
+                _ => (!self.line.is_empty()).then_some(self.line.len()),
+            },
+            line_length: (!self.line.is_empty()).then_some(self.line.len()),
+            line_is_main: match (&self.main_line, self.checked_intended) {
+                (Some(ml), false) => Some(ml.is_main_line()),
+                _ => None,
+            },
             moves: &self.line,
             intended: self.checked_intended,
             intended_moves: self.intended.as_deref(),

@@ -68,7 +68,7 @@ fn shogigui_white_to_move_tsume_with_bom_and_rest_in_black_hand() {
     assert_eq!(usi(&p.moves), "1d5h+ 6i5h S*6h");
     assert_eq!(p.termination.as_deref(), Some("詰み"));
     let sol = Solver::new(SolverConfig::new().hash_mib(16)).solve(&p.position);
-    assert!(matches!(sol.outcome, Outcome::Mate(ref l) if l.moves.len() == 3));
+    assert!(matches!(sol.outcome, Outcome::Mate(ref l) if l.length() == 3 && l.is_main_line()));
 }
 
 #[test]
@@ -163,7 +163,10 @@ fn problem_files_of_each_format_give_their_expected_answers() {
             let p = p.as_ref().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(p.format, format, "{file}");
             match solver.solve(&p.position).outcome {
-                Outcome::Mate(l) => assert_eq!(l.moves.len(), length, "{}", p.origin),
+                Outcome::Mate(l) => {
+                    assert_eq!(l.length() as usize, length, "{}", p.origin);
+                    assert!(l.is_main_line(), "{}", p.origin);
+                }
                 other => panic!("{}: {other:?}", p.origin),
             }
             if !p.moves.is_empty() {
