@@ -487,3 +487,89 @@ proptest! {
         let _ = read_str(&lines.join("\n"), "mutated");
     }
 }
+
+// ----- JSON records (feature serde) ------------------------------------------------------------
+
+#[test]
+fn json_records_have_the_documented_keys() {
+    use tsume::json::{CheckRecord, ErrorRecord, SolveRecord};
+    let keys = |v: serde_json::Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let p = one("problems/classic.kif");
+    let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+    let sol = solver.solve(&p.position);
+    let rec = SolveRecord {
+        sfen: p.position.to_sfen(),
+        file: &p.origin.file,
+        line: Some(p.origin.line),
+        ply: None,
+        solution: &sol,
+    };
+    let v = serde_json::to_value(&rec).unwrap();
+    assert_eq!(v["length"], 3);
+    assert_eq!(v["line_length"], 3);
+    assert_eq!(v["line_is_main"], true);
+    assert_eq!(v["hand_left"], "");
+    assert_eq!(
+        keys(v),
+        [
+            "exact",
+            "file",
+            "hand_left",
+            "length",
+            "line",
+            "line_is_main",
+            "line_length",
+            "moves",
+            "nodes",
+            "nps",
+            "ply",
+            "result",
+            "sfen",
+            "shortest_proven",
+            "time_ms"
+        ]
+    );
+    let report = solver.check(&p.position, Some(&p.moves));
+    let rec = CheckRecord {
+        sfen: p.position.to_sfen(),
+        file: &p.origin.file,
+        line: Some(1),
+        comment: &p.comment,
+        report: &report,
+    };
+    let v = serde_json::to_value(&rec).unwrap();
+    assert_eq!(v["verdict"], "sound");
+    assert_eq!(v["flaws"][0]["kind"], "equal_length_variation");
+    assert_eq!(v["flaws"][0]["moves"][0], "6a5b");
+    assert_eq!(
+        keys(v),
+        [
+            "comment",
+            "file",
+            "flaws",
+            "hand_left",
+            "intended",
+            "intended_moves",
+            "length",
+            "line",
+            "line_is_main",
+            "line_length",
+            "moves",
+            "nodes",
+            "sfen",
+            "sound",
+            "time_ms",
+            "undecided",
+            "verdict"
+        ]
+    );
+    let e = read_str("4k4/9 b -", "bad.sfen").remove(0).unwrap_err();
+    let v = serde_json::to_value(ErrorRecord(&e)).unwrap();
+    assert_eq!(v["result"], "error");
+    assert_eq!(v["line"], 1);
+    assert_eq!(v["sfen"], "4k4/9 b -");
+}
