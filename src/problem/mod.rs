@@ -436,10 +436,16 @@ pub fn detect(text: &str) -> Format {
     let mut sfen_like = false;
     for line in text.lines() {
         let t = line.trim_start_matches('\u{feff}').trim();
-        if t.is_empty() {
+        if t.is_empty() || (t.starts_with('#') && !t.starts_with("#KIF")) {
             continue;
         }
-        if kif::looks_like_kif(t) {
+        // An SFEN line's comment may say anything.
+        let body = if t.starts_with('#') {
+            t
+        } else {
+            t.split('#').next().unwrap_or("")
+        };
+        if kif::looks_like_kif(body) {
             return if text.lines().any(kif::is_kif_move_line) {
                 Format::Kif
             } else if text.contains(['▲', '△', '☗', '☖']) {
@@ -451,12 +457,10 @@ pub fn detect(text: &str) -> Format {
         if !sfen_like && csa::looks_like_csa(t) {
             return Format::Csa;
         }
-        if !t.starts_with('#') {
-            if t.starts_with("position") {
-                return Format::Usi;
-            }
-            sfen_like = true;
+        if t.starts_with("position") {
+            return Format::Usi;
         }
+        sfen_like = true;
     }
     Format::Sfen
 }

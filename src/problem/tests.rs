@@ -20,14 +20,18 @@ fn sfen_lines_with_comments_and_moves() {
 
 #[test]
 fn sfen_errors_name_line_and_column() {
-    let got = read_str("4k4/9/9/9/9/9/9/9/9 b G moves G*5b 5a5b 7g7f\n", "x");
+    let got = read_str("4k4/9/9/9/9/9/9/9/9 b G moves G*5b 5a5b 7g7z\n", "x");
     let e = got[0].as_ref().unwrap_err();
     assert_eq!(e.line, 1);
     assert_eq!(e.column, Some(41));
     assert!(
-        matches!(*e.kind, ProblemErrorKind::IllegalMove { ply: 3, .. }),
+        matches!(*e.kind, ProblemErrorKind::MoveSyntax { .. }),
         "{e}"
     );
+    // Illegal moves are kept: the checker reports them as the composer's flaw.
+    let p = read_str("4k4/9/9/9/9/9/9/9/9 b G moves G*5b 5a5b 7g7f\n", "x").remove(0);
+    let p = p.unwrap();
+    assert_eq!((p.moves.len(), p.legal_len()), (3, 2));
     let e = read_str("\n\n4k4/9/9 b -\n", "y")[0].clone().unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -44,4 +48,18 @@ fn shift_jis_is_detected() {
     let mut bom = b"\xEF\xBB\xBF".to_vec();
     bom.extend_from_slice(kif.as_bytes());
     assert_eq!(decode(&bom), (kif.to_string(), Encoding::Utf8Bom));
+}
+
+#[test]
+fn formats_are_found_from_the_content() {
+    assert_eq!(
+        detect("# 後手の持駒：なし\n4k4/9/9/9/9/9/9/9/9 b G # ▲５二金 の持駒\n"),
+        Format::Sfen
+    );
+    assert_eq!(detect("position startpos moves 7g7f\n"), Format::Usi);
+    assert_eq!(detect("'comment\nPI\n+\n"), Format::Csa);
+    assert_eq!(detect("+B8/9/9/9/9/9/9/9/4K4 b - 1\n"), Format::Sfen);
+    assert_eq!(detect("手合割：平手\n   1 ７六歩(77)\n"), Format::Kif);
+    assert_eq!(detect("手合割：平手\n▲７六歩 △３四歩\n"), Format::Ki2);
+    assert_eq!(detect("#KIF version=2.0 encoding=UTF-8\n"), Format::Kif);
 }
