@@ -687,7 +687,8 @@ impl Reader<'_> {
             self.rows.push(row);
             return Ok(());
         }
-        if t.starts_with('+') || t.starts_with("９ ８") || t.starts_with('９') {
+        // The diagram's border and its file numbers (`  ９ ８ ７ ...`).
+        if t.starts_with('+') || t.starts_with("９ ８") || t.starts_with("９　８") {
             return Ok(());
         }
         for (word, color) in [
