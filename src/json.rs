@@ -37,7 +37,7 @@
 //! | `intended` | bool | whether that line is the intended one given with the problem |
 //! | `intended_moves` | array or null | the intended line as given |
 //! | `hand_left` | string | the attacker's hand at the end of the line checked |
-//! | `flaws` | array of objects | `kind` ([`FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`, `detail`: see [`Flaw`] |
+//! | `flaws` | array of objects | `kind` ([`crate::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`, `detail`: see [`Flaw`] |
 //! | `undecided` | array of objects | `ply`, `move` (or null), `question`, `reason` |
 //! | `nodes`, `time_ms` | integers | counters over the whole check |
 //!
