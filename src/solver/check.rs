@@ -19,11 +19,14 @@
 //! A question that its share of nodes cannot settle is reported as [`Undecided`], and the
 //! verdict is then [`Verdict::Undecided`] unless a fatal flaw was found anyway.
 
+use super::config::SolverConfig;
 use super::futile;
-use super::pv::Within;
-use super::search::{Limits, Search};
+use super::monitor::Limits;
+use super::outcome::{MateLine, Outcome, Progress, Stats, StopReason};
+use super::search::{Search, Within};
+use super::shortest::{self, shorten};
 use super::tt::{NO_LIMIT, Table};
-use super::{MateLine, Outcome, Solver, SolverConfig, Stats, StopReason, shorten, verify_mate};
+use super::verify::verify_mate;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
@@ -214,9 +217,6 @@ impl Report {
     }
 }
 
-/// Per-question node share when none is configured: at least this many.
-const MIN_QUESTION_NODES: u64 = 1_000_000;
-
 /// The positions and keys along a line.
 struct Walk {
     positions: Vec<Position>,
@@ -253,196 +253,176 @@ struct Checker<'s, 'a> {
     intended: bool,
 }
 
-impl Solver {
-    /// Checks a composed problem for soundness: solves it, then looks for every flaw of the
-    /// rules document's §3 along the line (the intended line when given, else the main line).
-    ///
-    /// The node and time limits of the [`SolverConfig`](super::SolverConfig) apply to the
-    /// whole check; each question (one alternative move) may search at most
-    /// [`SolverConfig::question_node_limit`](super::SolverConfig::question_node_limit)
-    /// nodes, after which it is reported as undecided. Searches share this solver's table; the
-    /// searches for a second solution that must avoid the line use a second table of half the
-    /// size, allocated on first use and kept for the next check.
-    ///
-    /// ```
-    /// use tsume::{FlawKind, Position, Solver, SolverConfig, Verdict};
-    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
-    /// // Mate in 1 by G*5b, but the attacker holds a second gold that is never used.
-    /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G")?;
-    /// let report = solver.check(&pos, None);
-    /// assert_eq!(report.verdict, Verdict::Unsound);
-    /// assert!(report.flaws.iter().any(|f| f.kind == FlawKind::PiecesLeftOver));
-    /// # Ok::<(), tsume::SfenError>(())
-    /// ```
-    pub fn check(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
-        let pos = pos.clone();
-        let intended = intended.map(<[Move]>::to_vec);
-        self.on_search_thread(move |solver| solver.check_here(&pos, intended.as_deref()))
+/// The check of [`Solver::check`](super::Solver::check): solve, then ask every question along the line.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run(
+    table: &mut Table,
+    side_table: &mut Option<Table>,
+    config: &SolverConfig,
+    stop: &Arc<AtomicBool>,
+    progress: Option<&mut (dyn FnMut(&Progress) + Send + 'static)>,
+    pos: &Position,
+    intended: Option<&[Move]>,
+) -> Report {
+    if let Some(side) = side_table.as_mut() {
+        // Its entries were found under another problem's exclusions.
+        side.new_search();
     }
+    let limits = config.limits(stop, progress);
+    let mut search = Search::new(table, pos.side_to_move(), limits);
+    let mut flaws = Vec::new();
+    let mut undecided = Vec::new();
 
-    fn check_here(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
-        if let Some(side) = self.side.as_mut() {
-            // Its entries were found under another problem's exclusions.
-            side.new_search();
-        }
-        let config = &self.config;
-        let limits = config.limits(&self.stop, self.progress.as_deref_mut());
-        let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
-        let mut flaws = Vec::new();
-        let mut undecided = Vec::new();
-
-        let given = intended.map(<[Move]>::to_vec);
-        // The intended line must be a mating line; if not, the problem is still solved.
-        let intended = match intended {
-            Some(moves) => match verify_mate(pos, moves) {
-                Ok(()) => Some(moves.to_vec()),
-                Err(e) => {
-                    let (ply, mv) = e.place(moves.len());
-                    flaws.push(Flaw {
-                        kind: FlawKind::InvalidIntendedLine,
-                        ply,
-                        moves: mv.into_iter().collect(),
-                        length: None,
-                        length_exact: false,
-                        line_length: Some(moves.len() as u32),
-                        detail: format!("the intended line is not a mate: {e}"),
-                    });
-                    None
-                }
-            },
-            None => None,
-        };
-
-        let outcome = Self::outcome(
-            &mut search,
-            pos,
-            NO_LIMIT,
-            config.shortest_nodes,
-            false,
-            config.shortcuts,
-        );
-        let main_line = match outcome {
-            Outcome::Mate(line) => Some(line),
-            Outcome::NoMate => {
+    let given = intended.map(<[Move]>::to_vec);
+    // The intended line must be a mating line; if not, the problem is still solved.
+    let intended = match intended {
+        Some(moves) => match verify_mate(pos, moves) {
+            Ok(()) => Some(moves.to_vec()),
+            Err(e) => {
+                let (ply, mv) = e.place(moves.len());
                 flaws.push(Flaw {
-                    kind: FlawKind::NoMate,
-                    ply: 1,
-                    moves: Vec::new(),
+                    kind: FlawKind::InvalidIntendedLine,
+                    ply,
+                    moves: mv.into_iter().collect(),
                     length: None,
                     length_exact: false,
-                    line_length: None,
-                    detail: "the position has no forced mate".into(),
+                    line_length: Some(moves.len() as u32),
+                    detail: format!("the intended line is not a mate: {e}"),
                 });
                 None
             }
-            Outcome::Unknown(reason) => {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: "is there a mate?".into(),
-                    reason,
+        },
+        None => None,
+    };
+
+    let outcome = shortest::outcome(
+        &mut search,
+        pos,
+        NO_LIMIT,
+        config.get_shortest_node_limit(),
+        false,
+        config.get_shortcuts(),
+    );
+    let main_line = match outcome {
+        Outcome::Mate(line) => Some(line),
+        Outcome::NoMate => {
+            flaws.push(Flaw {
+                kind: FlawKind::NoMate,
+                ply: 1,
+                moves: Vec::new(),
+                length: None,
+                length_exact: false,
+                line_length: None,
+                detail: "the position has no forced mate".into(),
+            });
+            None
+        }
+        Outcome::Unknown(reason) => {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                question: "is there a mate?".into(),
+                reason,
+            });
+            None
+        }
+    };
+    let cap = config
+        .get_question_node_limit()
+        .unwrap_or(search.nodes.max(SolverConfig::MIN_QUESTION_NODES));
+    // A futile interposition (無駄合) is never played in a tsume line.
+    let intended = match intended {
+        Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves) {
+            Some((ply, mv)) => {
+                flaws.push(Flaw {
+                    kind: FlawKind::InvalidIntendedLine,
+                    ply,
+                    moves: vec![mv],
+                    length: None,
+                    length_exact: false,
+                    line_length: Some(moves.len() as u32),
+                    detail: "the intended line plays a futile interposition (無駄合), which \
+                             a tsume line leaves out together with its capture"
+                        .into(),
                 });
                 None
             }
-        };
-        let cap = self
-            .config
-            .question_nodes
-            .unwrap_or(search.nodes.max(MIN_QUESTION_NODES));
-        // A futile interposition (無駄合) is never played in a tsume line.
-        let intended = match intended {
-            Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves) {
-                Some((ply, mv)) => {
-                    flaws.push(Flaw {
-                        kind: FlawKind::InvalidIntendedLine,
-                        ply,
-                        moves: vec![mv],
-                        length: None,
-                        length_exact: false,
-                        line_length: Some(moves.len() as u32),
-                        detail: "the intended line plays a futile interposition (無駄合), which \
-                                 a tsume line leaves out together with its capture"
-                            .into(),
-                    });
-                    None
-                }
-                None => Some(moves),
-            },
-            other => other,
-        };
-        let (line, checked_intended) = match (&intended, &main_line) {
-            (Some(moves), _) => (moves.clone(), true),
-            (None, Some(ml)) => (ml.moves().to_vec(), false),
-            (None, None) => (Vec::new(), false),
-        };
-        let mut hand_left = Hand::EMPTY;
-        if let (false, Some(ml)) = (checked_intended, &main_line) {
-            if !ml.is_main_line() {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: format!(
-                        "the main line is a mate in at most {} but the line shown has {} \
-                         plies: which defence is the longest?",
-                        ml.length(),
-                        ml.line_len()
-                    ),
-                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
-                });
-            }
-            if !ml.shortest_proven() {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: "is the main line's length the shortest mate?".into(),
-                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
-                });
-            } else if !ml.exact() {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: "is every defence of the main line the longest?".into(),
-                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
-                });
-            }
+            None => Some(moves),
+        },
+        other => other,
+    };
+    let (line, checked_intended) = match (&intended, &main_line) {
+        (Some(moves), _) => (moves.clone(), true),
+        (None, Some(ml)) => (ml.moves().to_vec(), false),
+        (None, None) => (Vec::new(), false),
+    };
+    let mut hand_left = Hand::EMPTY;
+    if let (false, Some(ml)) = (checked_intended, &main_line) {
+        if !ml.is_main_line() {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                question: format!(
+                    "the main line is a mate in at most {} but the line shown has {} \
+                     plies: which defence is the longest?",
+                    ml.length(),
+                    ml.line_len()
+                ),
+                reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+            });
         }
-        if !line.is_empty() {
-            let mut checker = Checker {
-                search: &mut search,
-                side: &mut self.side,
-                cap,
-                config,
-                stop: &self.stop,
-                flaws,
-                undecided,
-                intended: checked_intended,
-            };
-            hand_left = checker.examine(pos, &line, checked_intended);
-            flaws = checker.flaws;
-            undecided = checker.undecided;
+        if !ml.shortest_proven() {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                question: "is the main line's length the shortest mate?".into(),
+                reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+            });
+        } else if !ml.exact() {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                question: "is every defence of the main line the longest?".into(),
+                reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+            });
         }
-        // The intended line's own errors first (their plies count along that line), then
-        // the flaws of the line checked, in ply order.
-        flaws.sort_by_key(|f| (f.kind != FlawKind::InvalidIntendedLine, f.ply));
-        let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
-            Verdict::Unsound
-        } else if !undecided.is_empty() {
-            Verdict::Undecided
-        } else {
-            Verdict::Sound
-        };
-        let stats = Stats::of(&search);
-        Report {
-            verdict,
-            line,
-            checked_intended,
-            intended: given,
-            main_line,
-            hand_left,
+    }
+    if !line.is_empty() {
+        let mut checker = Checker {
+            search: &mut search,
+            side: side_table,
+            cap,
+            config,
+            stop,
             flaws,
             undecided,
-            stats,
-        }
+            intended: checked_intended,
+        };
+        hand_left = checker.examine(pos, &line, checked_intended);
+        flaws = checker.flaws;
+        undecided = checker.undecided;
+    }
+    // The intended line's own errors first (their plies count along that line), then
+    // the flaws of the line checked, in ply order.
+    flaws.sort_by_key(|f| (f.kind != FlawKind::InvalidIntendedLine, f.ply));
+    let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
+        Verdict::Unsound
+    } else if !undecided.is_empty() {
+        Verdict::Undecided
+    } else {
+        Verdict::Sound
+    };
+    let stats = search.stats();
+    Report {
+        verdict,
+        line,
+        checked_intended,
+        intended: given,
+        main_line,
+        hand_left,
+        flaws,
+        undecided,
+        stats,
     }
 }
 
@@ -687,9 +667,12 @@ impl Checker<'_, '_> {
         let limits = Limits {
             nodes: self
                 .config
-                .node_limit
+                .get_node_limit()
                 .map(|n| n.saturating_sub(self.search.nodes)),
-            time: self.config.time_limit.map(|t| t.saturating_sub(spent)),
+            time: self
+                .config
+                .get_time_limit()
+                .map(|t| t.saturating_sub(spent)),
             ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);

@@ -5,17 +5,17 @@
 
 use super::futile;
 use super::hands;
+use super::monitor::Limits;
+use super::outcome::{Progress, Stats, StopReason};
 use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
 use super::tt::{DISPROVEN, NO_LIMIT, PROVEN, Table};
-use super::{Progress, StopReason};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceKind, Square};
 use ahash::{AHashMap, AHashSet};
 use smallvec::SmallVec;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// A node's value as its parent sees it.
@@ -146,14 +146,12 @@ const DROP_ORDER: [PieceKind; 7] = [
     PieceKind::Rook,
 ];
 
-/// Limits and reporting for one search.
-pub(crate) struct Limits<'a> {
-    pub nodes: Option<u64>,
-    pub time: Option<Duration>,
-    pub stop: Arc<AtomicBool>,
-    pub max_depth: u32,
-    pub progress_every: Duration,
-    pub progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+/// Whether a position is mated within a number of plies, as far as one decision could tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Within {
+    Yes(u16),
+    No,
+    Unknown,
 }
 
 /// One search over a table.
@@ -928,6 +926,58 @@ impl<'a> Search<'a> {
             }
         }
     }
+    /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
+    /// from the table, then, given a `search` cap, by a bounded search of at most that many
+    /// nodes. A budget of [`NO_LIMIT`] or more asks for a mate of any length.
+    pub(crate) fn within(
+        &mut self,
+        pos: &Position,
+        or: bool,
+        budget: i32,
+        keys: &[u64],
+        search: Option<u64>,
+    ) -> Within {
+        if budget < 0 || (or && budget < 1) || keys.contains(&pos.key()) {
+            return Within::No;
+        }
+        let b = if budget >= NO_LIMIT as i32 {
+            NO_LIMIT
+        } else {
+            budget as u16
+        };
+        self.set_path(keys);
+        let (v, _) = self.lookup(pos, b);
+        if let Some(w) = judged(&v) {
+            return w;
+        }
+        match search {
+            Some(cap) if self.aborted.is_none() => {
+                let until = self.nodes + cap;
+                self.solve_until(pos, or, keys.len() as u32, b, until)
+                    .and_then(|v| judged(&v))
+                    .unwrap_or(Within::Unknown)
+            }
+            _ => Within::Unknown,
+        }
+    }
+
+    /// The shortest mate the table records for `pos` (either kind of node) on the path `keys`,
+    /// whatever the budget, or `u16::MAX` if none.
+    pub(crate) fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> u16 {
+        self.set_path(keys);
+        let (v, _) = self.lookup(pos, NO_LIMIT);
+        if v.pn == 0 { v.len } else { u16::MAX }
+    }
+
+    /// The counters of this search so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            elapsed: self.elapsed(),
+            table_fill: self.table.fill(),
+            table_bytes: self.table.size_bytes(),
+        }
+    }
 }
 
 /// The (pn, dn) of an AND node's child as the node sees it: an interposition is refuted when
@@ -1004,3 +1054,14 @@ fn initial_and_pn(pos: &Position) -> PnDn {
 const KING_WEIGHT: PnDn = 3;
 const OTHER_WEIGHT: PnDn = 2;
 const DROP_WEIGHT: PnDn = 1;
+
+/// A decided value, if it is one.
+pub(crate) fn judged(v: &Value) -> Option<Within> {
+    if v.pn == 0 {
+        Some(Within::Yes(v.len))
+    } else if v.dn == 0 {
+        Some(Within::No)
+    } else {
+        None
+    }
+}

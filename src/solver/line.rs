@@ -1,107 +1,13 @@
-//! The mating line: walked out of the table after a proof, and verified move by move
-//! independently of the search.
+//! The main line: walked out of the table after a proof, at attacker nodes the first check
+//! that mates within the budget, at defender nodes the longest defence, futile interpositions
+//! left out, 駒余り compared near the end.
 
 use super::futile;
-use super::search::{Search, Value};
-use super::tt::NO_LIMIT;
+use super::outcome::{Alternative, DefenderChoice, WalkedLine};
+use super::search::{Search, Within};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
-use std::fmt;
-
-/// Why a claimed mating line is not one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum LineError {
-    /// The move at `ply` (1-based) is illegal.
-    Illegal {
-        /// 1-based ply.
-        ply: usize,
-        /// The move.
-        mv: Move,
-        /// Why.
-        reason: crate::IllegalMove,
-    },
-    /// The attacker's move at `ply` does not give check.
-    NotCheck {
-        /// 1-based ply.
-        ply: usize,
-        /// The move.
-        mv: Move,
-    },
-    /// The line ends in a position that is not checkmate (not even once futile
-    /// interpositions are not counted).
-    NotMate,
-    /// The line is empty or has an even number of plies (it must end with the attacker's move).
-    EvenLength(usize),
-}
-
-impl fmt::Display for LineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LineError::Illegal { ply, mv, reason } => {
-                write!(f, "ply {ply}: {mv} is illegal: {reason}")
-            }
-            LineError::NotCheck { ply, mv } => write!(f, "ply {ply}: {mv} does not give check"),
-            LineError::NotMate => write!(f, "the line does not end in checkmate"),
-            LineError::EvenLength(n) => {
-                write!(
-                    f,
-                    "a mating line has an odd number of plies, this one has {n}"
-                )
-            }
-        }
-    }
-}
-
-impl LineError {
-    /// Where the line goes wrong in a line of `len` plies: the 1-based ply and the move there
-    /// (the last ply, without a move, for a line that does not end in mate or is even).
-    pub fn place(&self, len: usize) -> (usize, Option<Move>) {
-        match *self {
-            LineError::Illegal { ply, mv, .. } | LineError::NotCheck { ply, mv } => (ply, Some(mv)),
-            LineError::NotMate | LineError::EvenLength(_) => (len.max(1), None),
-        }
-    }
-}
-
-impl std::error::Error for LineError {}
-
-/// Checks that `moves` from `pos` is a mating line: every move legal, every attacker move (the
-/// odd plies) a check, an odd number of plies, and the final position checkmate, or a mate
-/// once futile interpositions are not counted (every reply is a futile interposition, see
-/// [`is_mate_with_futile_interpositions`](crate::is_mate_with_futile_interpositions)).
-///
-/// This uses only the rules core, not the search, so a line that passes is a mate whatever the
-/// solver's table held.
-///
-/// ```
-/// use tsume::{Move, Position, verify_mate};
-/// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G")?;
-/// let line = [Move::from_usi("G*5b").unwrap()];
-/// assert!(verify_mate(&pos, &line).is_ok());
-/// # Ok::<(), tsume::SfenError>(())
-/// ```
-pub fn verify_mate(pos: &Position, moves: &[Move]) -> Result<(), LineError> {
-    if moves.len() % 2 == 0 {
-        return Err(LineError::EvenLength(moves.len()));
-    }
-    let mut p = pos.clone();
-    for (i, &mv) in moves.iter().enumerate() {
-        let ply = i + 1;
-        p.check_legality(mv)
-            .map_err(|reason| LineError::Illegal { ply, mv, reason })?;
-        p.play_unchecked(mv);
-        if i % 2 == 0 && !p.in_check() {
-            return Err(LineError::NotCheck { ply, mv });
-        }
-    }
-    if super::futile::is_mate_with_futile_interpositions(&p) {
-        Ok(())
-    } else {
-        Err(LineError::NotMate)
-    }
-}
 
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
@@ -115,38 +21,6 @@ const DECISION_NODES_LOOSE: u64 = 5_000;
 /// Below this many plies left, equally long defences are compared by walking their lines even
 /// when the length is not proven minimal (the 駒余り rule at the end of long problems).
 const COMPARE_PLIES: i32 = 41;
-
-/// How the line walk judged one defender reply at a defender ply of the main line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Alternative {
-    /// The reply.
-    pub mv: Move,
-    /// Plies from this reply (included) to the mate, futile interpositions not counted: the
-    /// exact minimax length when `exact`, else an upper bound.
-    pub length: u32,
-    /// Whether `length` is exact.
-    pub exact: bool,
-    /// A futile interposition (無駄合): refuted by capturing it without gaining anything, in
-    /// no more plies than `length`; never shown in a line unless it is the only longest reply.
-    pub futile: bool,
-}
-
-/// The replies the line walk considered at one defender ply of the main line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DefenderChoice {
-    /// 1-based ply of the defender's move in the line.
-    pub ply: usize,
-    /// Every legal reply there, the one played included, in move-generation order.
-    pub replies: Vec<Alternative>,
-}
-
-/// Whether a position is mated within a number of plies, as far as one decision could tell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Within {
-    Yes(u16),
-    No,
-    Unknown,
-}
 
 /// A line from some position to the end, built backwards.
 struct Sub {
@@ -228,16 +102,6 @@ impl LineWalk {
     }
 }
 
-/// A walked line.
-pub(crate) struct WalkedLine {
-    pub moves: Vec<Move>,
-    pub hand_left: Hand,
-    pub choices: Vec<DefenderChoice>,
-    pub exact: bool,
-    /// The mate length the line was walked at (a proven bound from its root).
-    pub budget: u16,
-}
-
 impl Search<'_> {
     /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
     /// the first check (in generation order) that mates within the budget left (with a proven
@@ -310,118 +174,6 @@ impl Search<'_> {
             exact: walk.exact,
             budget,
         })
-    }
-
-    /// Tightens a walked line (`moves` from `root`, an attacker node) from its end back to the
-    /// root, and returns the mate length then proven for the root.
-    ///
-    /// Each position of the line is proven mated within the length its part of the line now
-    /// needs: at an attacker node through the line's move or, when a bounded search (at most
-    /// `cap` nodes) finds that another check mates at least two plies sooner, through that
-    /// check (a shortcut beside the line); at a defender node through the line's reply, or,
-    /// when another reply is longer, as long as the table's proof says. Every length is a
-    /// proof in the table, so a walk at the root's new length takes the shortcuts, and a
-    /// defence that was as long as the line before and is now the longest becomes the line
-    /// of the next pass. `path`: the full keys of the positions before `root`. Returns `None`
-    /// when the node count reaches `stop_at` or a limit runs out first, or when a position
-    /// has no proof in the table any more (replaced).
-    pub(crate) fn tighten_line(
-        &mut self,
-        root: &Position,
-        path: &[u64],
-        moves: &[Move],
-        cap: u64,
-        stop_at: u64,
-    ) -> Option<u16> {
-        let n = moves.len();
-        let mut positions = Vec::with_capacity(n + 1);
-        let mut keys = path.to_vec();
-        let mut p = root.clone();
-        positions.push(p.clone());
-        for &mv in moves {
-            keys.push(p.key());
-            p.play_unchecked(mv);
-            positions.push(p.clone());
-        }
-        let base = path.len();
-        // Plies from the position after the current one to the mate, as proven so far.
-        let mut after: i32 = 0;
-        for i in (0..n).rev() {
-            if self.aborted.is_some() || self.nodes >= stop_at {
-                return None;
-            }
-            let pos = &positions[i];
-            let before = &keys[..base + i];
-            let mut t = after + 1;
-            let or = i % 2 == 0;
-            if or && t >= 3 {
-                let here = &keys[..=base + i];
-                for mv in pos.check_moves() {
-                    if mv == moves[i] {
-                        continue;
-                    }
-                    let mut c = pos.clone();
-                    c.play_unchecked(mv);
-                    if let Within::Yes(l) = self.within(&c, false, t - 3, here, Some(cap)) {
-                        t = l as i32 + 1;
-                        break;
-                    }
-                }
-            }
-            after = match self.within(pos, or, t, before, Some(cap)) {
-                Within::Yes(l) => l as i32,
-                // At a defender node another reply is longer than the line's; at either kind
-                // the bounded search may have run out: the proof the table holds.
-                _ => match self.recorded_len(pos, before) {
-                    u16::MAX => return None,
-                    len => len as i32,
-                },
-            };
-        }
-        Some(after as u16)
-    }
-
-    /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
-    /// from the table, then, given a `search` cap, by a bounded search of at most that many
-    /// nodes. A budget of [`NO_LIMIT`] or more asks for a mate of any length.
-    pub(crate) fn within(
-        &mut self,
-        pos: &Position,
-        or: bool,
-        budget: i32,
-        keys: &[u64],
-        search: Option<u64>,
-    ) -> Within {
-        if budget < 0 || (or && budget < 1) || keys.contains(&pos.key()) {
-            return Within::No;
-        }
-        let b = if budget >= NO_LIMIT as i32 {
-            NO_LIMIT
-        } else {
-            budget as u16
-        };
-        self.set_path(keys);
-        let (v, _) = self.lookup(pos, b);
-        if let Some(w) = judged(&v) {
-            return w;
-        }
-        match search {
-            Some(cap) if self.aborted.is_none() => {
-                let until = self.nodes + cap;
-                self.solve_until(pos, or, keys.len() as u32, b, until)
-                    .and_then(|v| judged(&v))
-                    .unwrap_or(Within::Unknown)
-            }
-            _ => Within::Unknown,
-        }
-    }
-
-    /// The shortest mate the table records for `pos` (either kind of node) on the path `keys`,
-    /// whatever the budget, or `u16::MAX` if none.
-    fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> u16 {
-        self.set_path(keys);
-        let (v, _) = self.lookup(pos, NO_LIMIT);
-        if v.pn == 0 { v.len } else { u16::MAX }
     }
 
     /// Decides whether reply `j` at a defender node with `budget` is mated two plies sooner
@@ -752,16 +504,5 @@ impl Search<'_> {
         }
         sub.push(js[chosen].mv);
         Some(sub)
-    }
-}
-
-/// A decided value, if it is one.
-fn judged(v: &Value) -> Option<Within> {
-    if v.pn == 0 {
-        Some(Within::Yes(v.len))
-    } else if v.dn == 0 {
-        Some(Within::No)
-    } else {
-        None
     }
 }
