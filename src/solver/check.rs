@@ -329,7 +329,7 @@ pub(crate) fn run(
     };
     let cap = config
         .get_question_node_limit()
-        .unwrap_or(search.nodes.max(SolverConfig::MIN_QUESTION_NODES));
+        .unwrap_or(search.nodes().max(SolverConfig::MIN_QUESTION_NODES));
     // A futile interposition (無駄合) is never played in a tsume line.
     let intended = match intended {
         Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves) {
@@ -368,7 +368,7 @@ pub(crate) fn run(
                     ml.length(),
                     ml.line_len()
                 ),
-                reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+                reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
             });
         }
         if !ml.shortest_proven() {
@@ -376,14 +376,14 @@ pub(crate) fn run(
                 ply: 1,
                 mv: None,
                 question: "is the main line's length the shortest mate?".into(),
-                reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+                reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
             });
         } else if !ml.exact() {
             undecided.push(Undecided {
                 ply: 1,
                 mv: None,
                 question: "is every defence of the main line the longest?".into(),
-                reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+                reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
             });
         }
     }
@@ -435,8 +435,8 @@ impl Checker<'_, '_> {
         let attacker = root.side_to_move();
         let mut shorter_before = false;
         for (k, &mv) in line.iter().enumerate() {
-            if self.search.aborted.is_some() {
-                let reason = self.search.aborted.clone().expect("aborted");
+            if self.search.aborted().is_some() {
+                let reason = self.search.aborted().expect("aborted");
                 self.undecided.push(Undecided {
                     ply: k + 1,
                     mv: None,
@@ -480,7 +480,7 @@ impl Checker<'_, '_> {
     /// The shortest mate from `pos` (an attacker node on `path`), proven mated in `found`
     /// plies, with one question's share of nodes; and whether it is proven shortest.
     fn shortest(&mut self, pos: &Position, path: &[u64], found: u16) -> (u16, bool) {
-        let stop_at = self.search.nodes.saturating_add(self.cap);
+        let stop_at = self.search.nodes().saturating_add(self.cap);
         let s = shorten(
             self.search,
             pos,
@@ -495,11 +495,7 @@ impl Checker<'_, '_> {
     }
 
     fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
-        let reason = self
-            .search
-            .aborted
-            .clone()
-            .unwrap_or(StopReason::QuestionLimit);
+        let reason = self.search.aborted().unwrap_or(StopReason::QuestionLimit);
         self.undecided.push(Undecided {
             ply,
             mv,
@@ -540,11 +536,11 @@ impl Checker<'_, '_> {
         let (len, exact) = self.shortest(pos, path, found);
         let mut first = None;
         // One share of nodes for finding the first move, over all the checks.
-        let until = self.search.nodes.saturating_add(self.cap);
+        let until = self.search.nodes().saturating_add(self.cap);
         for mv in pos.check_moves() {
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            let left = until.saturating_sub(self.search.nodes).max(1);
+            let left = until.saturating_sub(self.search.nodes()).max(1);
             let w = self
                 .search
                 .within(&c, false, len as i32 - 1, &walk.keys[..=k], Some(left));
@@ -668,7 +664,7 @@ impl Checker<'_, '_> {
             nodes: self
                 .config
                 .get_node_limit()
-                .map(|n| n.saturating_sub(self.search.nodes)),
+                .map(|n| n.saturating_sub(self.search.nodes())),
             time: self
                 .config
                 .get_time_limit()
@@ -688,8 +684,8 @@ impl Checker<'_, '_> {
         let depth = (k + 1) as u32;
         let v = side_search.solve_until(child, false, depth, NO_LIMIT, self.cap);
         let result = match v {
-            Some(v) if side_search.aborted.is_none() && v.pn == 0 => {
-                let stop_at = side_search.nodes.saturating_add(self.cap / 4);
+            Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
+                let stop_at = side_search.nodes().saturating_add(self.cap / 4);
                 let s = shorten(
                     &mut side_search,
                     child,
@@ -700,14 +696,16 @@ impl Checker<'_, '_> {
                     self.cap / 4,
                     false,
                 );
-                Some(Some((s.len, s.minimal && side_search.aborted.is_none())))
+                Some(Some((s.len, s.minimal && side_search.aborted().is_none())))
             }
-            Some(v) if side_search.aborted.is_none() && v.dn == 0 && !side_search.depth_limited => {
+            Some(v)
+                if side_search.aborted().is_none() && v.dn == 0 && !side_search.depth_limited() =>
+            {
                 Some(None)
             }
             _ => None,
         };
-        let used = side_search.nodes;
+        let used = side_search.nodes();
         drop(side_search);
         self.search.add_nodes(used);
         result

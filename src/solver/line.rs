@@ -127,7 +127,7 @@ impl Search<'_> {
             minimal,
             alternatives,
             true,
-            self.nodes.saturating_add(allowance),
+            self.nodes().saturating_add(allowance),
         );
         self.walk_line(root, path, budget, walk)
     }
@@ -142,7 +142,7 @@ impl Search<'_> {
         path: &[u64],
         budget: u16,
     ) -> Option<WalkedLine> {
-        let walk = LineWalk::new(false, false, false, self.nodes);
+        let walk = LineWalk::new(false, false, false, self.nodes());
         self.walk_line(root, path, budget, walk)
     }
 
@@ -225,7 +225,7 @@ impl Search<'_> {
         // minimal length every such check is a shortest mate, and deciding the checks before
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
-        let decide = walk.deciding(self.nodes);
+        let decide = walk.deciding(self.nodes());
         let compare = walk.compare && b <= COMPARE_PLIES;
         let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
@@ -236,7 +236,7 @@ impl Search<'_> {
                 if tried[i] {
                     continue;
                 }
-                let search = (pass == 1 || decide).then(|| walk.cap(self.nodes));
+                let search = (pass == 1 || decide).then(|| walk.cap(self.nodes()));
                 let w = self.within(c, false, b - 1, keys, search);
                 match w {
                     Within::Yes(_) => {}
@@ -356,7 +356,7 @@ impl Search<'_> {
                 if j.short.is_some() || showable.contains(&i) {
                     continue;
                 }
-                let search = searching.then(|| walk.cap(self.nodes));
+                let search = searching.then(|| walk.cap(self.nodes()));
                 if let Within::Yes(l) = self.within(&j.child, true, b - 1, keys, search) {
                     if (l as i32) <= b - 3 {
                         // The search found it mated two plies sooner after all: a shorter
@@ -391,7 +391,7 @@ impl Search<'_> {
                 if left <= 1 {
                     break;
                 }
-                let cap = walk.cap(self.nodes);
+                let cap = walk.cap(self.nodes());
                 self.judge_reply(&mut js[i], b, keys, Some(cap));
             }
             showable.retain(|&i| js[i].short.is_none());
@@ -402,7 +402,7 @@ impl Search<'_> {
         }
         // With the limits spent, a reply that could be neither shown nor shown to be shorter
         // might be the longest: no faithful line can be walked from here.
-        if self.aborted.is_some()
+        if self.aborted().is_some()
             && js
                 .iter()
                 .enumerate()
@@ -415,7 +415,7 @@ impl Search<'_> {
         // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
         // longest recorded mate goes first (comparing lines at every ply would cost too much).
         // Lines are compared when the length is proven minimal or few plies are left.
-        let compare = walk.compare && (walk.deciding(self.nodes) || b <= COMPARE_PLIES);
+        let compare = walk.compare && (walk.deciding(self.nodes()) || b <= COMPARE_PLIES);
         if !compare && counted.len() > 1 {
             let mut lens: Vec<(usize, u16)> = counted
                 .iter()

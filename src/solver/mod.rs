@@ -19,26 +19,27 @@
 
 mod check;
 mod config;
+mod entry;
 mod futile;
 mod hands;
 mod line;
 mod monitor;
 mod outcome;
+mod path;
 mod pn;
 mod search;
 mod shortest;
-mod solver;
 mod tt;
 mod verify;
 
 pub use check::{Flaw, FlawKind, Report, Undecided, Verdict};
 pub use config::SolverConfig;
+pub use entry::Solver;
 pub use futile::is_mate_with_futile_interpositions;
 pub use outcome::{
     Alternative, DefenderChoice, MateLine, Outcome, Progress, Solution, Stats, StopHandle,
     StopReason,
 };
-pub use solver::Solver;
 pub use verify::{LineError, verify_mate};
 #[cfg(test)]
 mod tests {

@@ -5,18 +5,18 @@
 
 use super::futile;
 use super::hands;
-use super::monitor::Limits;
-use super::outcome::{Progress, Stats, StopReason};
+use super::monitor::{Limits, Monitor};
+use super::outcome::{Stats, StopReason};
+use super::path::Path;
 use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
 use super::tt::{DISPROVEN, NO_LIMIT, PROVEN, Table};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceKind, Square};
-use ahash::{AHashMap, AHashSet};
+use ahash::AHashMap;
 use smallvec::SmallVec;
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A node's value as its parent sees it.
 #[derive(Clone, Copy, Debug)]
@@ -158,127 +158,45 @@ pub(crate) enum Within {
 pub(crate) struct Search<'a> {
     pub table: &'a mut Table,
     pub attacker: Color,
-    limits: Limits<'a>,
-    /// Full keys (board and hands) of the positions on the current path.
-    path: AHashSet<u64>,
-    /// Order-independent hash of the current path, including the current node.
-    path_hash: u64,
-    /// Disproofs that rest on a repetition, keyed by position and path.
-    rep_table: AHashMap<u64, (Hand, u16)>,
-    pub nodes: u64,
-    start: Instant,
-    next_check: u64,
-    last_progress: Instant,
-    pub aborted: Option<StopReason>,
-    pub depth_limited: bool,
-    /// A node count at which the current sub-search gives up ([`Search::solve_until`]);
-    /// reaching it sets `cap_hit`, not `aborted`.
-    cap_at: Option<u64>,
-    cap_hit: bool,
-    pub root_pn: PnDn,
-    pub root_dn: PnDn,
-    /// Positions (full keys) treated as not mated when reached later than at the ply they
-    /// map to: the uniqueness checker's search for a second solution that does not merely
-    /// come back to the main line.
-    excluded: Option<AHashMap<u64, u32>>,
-}
-
-const REP_TABLE_MAX: usize = 1 << 20;
-const CHECK_EVERY: u64 = 1024;
-
-#[inline]
-fn mix(k: u64) -> u64 {
-    let k = (k ^ (k >> 31)).wrapping_mul(0x7fb5_d329_728e_a185);
-    k ^ (k >> 27)
+    /// Nodes, limits, progress: when to stop.
+    pub monitor: Monitor<'a>,
+    /// The positions on the current path, repetitions and exclusions.
+    path: Path,
 }
 
 impl<'a> Search<'a> {
     pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
-        let now = Instant::now();
         Search {
             table,
             attacker,
-            limits,
-            path: AHashSet::new(),
-            path_hash: 0,
-            rep_table: AHashMap::new(),
-            nodes: 0,
-            start: now,
-            next_check: CHECK_EVERY,
-            last_progress: now,
-            aborted: None,
-            depth_limited: false,
-            cap_at: None,
-            cap_hit: false,
-            root_pn: 1,
-            root_dn: 1,
-            excluded: None,
+            monitor: Monitor::new(limits),
+            path: Path::default(),
         }
+    }
+
+    /// Nodes searched so far.
+    #[inline]
+    pub fn nodes(&self) -> u64 {
+        self.monitor.nodes
+    }
+
+    /// Why the search stopped, if a limit ran out.
+    pub fn aborted(&self) -> Option<StopReason> {
+        self.monitor.aborted.clone()
+    }
+
+    /// Whether a result rested on lines cut at the maximum depth.
+    pub fn depth_limited(&self) -> bool {
+        self.monitor.depth_limited
     }
 
     pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.monitor.elapsed()
     }
 
-    /// Counts a node visit; the limits are looked at every [`CHECK_EVERY`] nodes.
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-    }
-
-    fn check_limits(&mut self) {
-        self.next_check = self.nodes + CHECK_EVERY;
-        if self.cap_at.is_some_and(|c| self.nodes >= c) {
-            self.cap_hit = true;
-        }
-        if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
-                self.aborted = Some(StopReason::NodeLimit);
-            }
-        }
-        if self.limits.stop.load(Ordering::Relaxed) {
-            self.aborted = Some(StopReason::Stopped);
-        }
-        let now = Instant::now();
-        if let Some(t) = self.limits.time {
-            if now.duration_since(self.start) >= t {
-                self.aborted = Some(StopReason::TimeLimit);
-            }
-        }
-        if now.duration_since(self.last_progress) >= self.limits.progress_every {
-            self.last_progress = now;
-            self.report_progress();
-        }
-    }
-
-    pub fn report_progress(&mut self) {
-        let elapsed = self.start.elapsed();
-        let p = Progress {
-            nodes: self.nodes,
-            elapsed,
-            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
-            table_fill: self.table.fill(),
-            root_pn: self.root_pn,
-            root_dn: self.root_dn,
-        };
-        if let Some(cb) = self.limits.progress.as_mut() {
-            cb(&p);
-        }
-    }
-
-    #[inline]
-    fn enter(&mut self, full: u64) {
-        self.path.insert(full);
-        self.path_hash ^= mix(full);
-    }
-
-    #[inline]
-    fn leave(&mut self, full: u64) {
-        self.path.remove(&full);
-        self.path_hash ^= mix(full);
+        self.monitor.count_node(self.table);
     }
 
     /// Treats the positions with these full keys ([`Position::key`]) as not mated when they
@@ -287,43 +205,24 @@ impl<'a> Search<'a> {
     /// that rest on a repetition, and never reach the table; but the table's own proofs do not
     /// know of the exclusion, so a search with exclusions needs a table of its own.
     pub fn exclude(&mut self, keys: AHashMap<u64, u32>) {
-        self.excluded = Some(keys);
+        self.path.exclude(keys);
     }
 
     /// Adds nodes searched elsewhere (another table) to this search's count and limits.
     pub fn add_nodes(&mut self, n: u64) {
-        self.nodes += n;
-        self.check_limits();
-    }
-
-    /// Whether the position with key `full`, reached at `ply`, is excluded.
-    #[inline]
-    fn is_excluded(&self, full: u64, ply: u32) -> bool {
-        self.excluded
-            .as_ref()
-            .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
+        self.monitor.add_nodes(n, self.table);
     }
 
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set_path(&mut self, keys: &[u64]) {
-        self.path.clear();
-        self.path_hash = 0;
-        for &k in keys {
-            self.enter(k);
-        }
+        self.path.set(keys);
     }
 
     /// Records a node's result: solved results that rest on a repetition go to the
     /// path-keyed table, everything else to the transposition table.
     fn record(&mut self, pos: &Position, v: Value, best: Option<Move>, work: u64) {
         if v.rep {
-            if self.rep_table.len() >= REP_TABLE_MAX {
-                self.rep_table.clear();
-            }
-            let own = mix(pos.key());
-            // The path hash includes this node; the key uses its ancestors only.
-            self.rep_table
-                .insert(pos.key() ^ self.path_hash ^ own, (v.hand, v.len));
+            self.path.record_repetition(pos.key(), v.hand, v.len);
             return;
         }
         self.table
@@ -359,14 +258,12 @@ impl<'a> Search<'a> {
         budget: u16,
         ply: u32,
     ) -> (Value, bool) {
-        if self.path.contains(&full) || self.is_excluded(full, ply) {
+        if self.path.contains(full) || self.path.is_excluded(full, ply) {
             return (Value::disproven(hand, true, NO_LIMIT), true);
         }
-        if !self.rep_table.is_empty() {
-            if let Some(&(dh, d)) = self.rep_table.get(&(full ^ self.path_hash)) {
-                if d >= budget {
-                    return (Value::disproven(dh, true, d), true);
-                }
+        if let Some((dh, d)) = self.path.repetition(full) {
+            if d >= budget {
+                return (Value::disproven(dh, true, d), true);
             }
         }
         let p = self.table.probe(board, hand, budget);
@@ -392,7 +289,7 @@ impl<'a> Search<'a> {
     ) -> Value {
         self.count_node();
         let hand = pos.hand(self.attacker);
-        let start_nodes = self.nodes;
+        let start_nodes = self.monitor.nodes;
         let moves = pos.check_moves();
         if moves.is_empty() {
             // No check: disproven at once (0-ply no-mate).
@@ -403,13 +300,13 @@ impl<'a> Search<'a> {
         if budget == 0 {
             return Value::disproven(Hand::FULL, false, 0);
         }
-        if depth >= self.limits.max_depth {
-            self.depth_limited = true;
+        if depth >= self.monitor.max_depth() {
+            self.monitor.depth_limited = true;
             return Value::disproven(hand, true, NO_LIMIT);
         }
         let child_budget = dec(budget);
         let full = pos.key();
-        self.enter(full);
+        self.path.enter(full);
         let mut children = Children::new();
         for &mv in &moves {
             self.table.prefetch(pos.keys_after(mv, self.attacker).0);
@@ -427,7 +324,7 @@ impl<'a> Search<'a> {
                     let ph = hands::proof_before_attack(pos, mv, ph);
                     let v = Value::proven(ph, 1);
                     self.record(pos, v, Some(mv), 1);
-                    self.leave(full);
+                    self.path.leave(full);
                     return v;
                 }
                 v.pn = n;
@@ -440,7 +337,7 @@ impl<'a> Search<'a> {
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.saturating_add(1));
                 self.record(pos, v, Some(mv), 1);
-                self.leave(full);
+                self.path.leave(full);
                 return v;
             }
             children.push(Child { mv, v, q: None });
@@ -462,8 +359,8 @@ impl<'a> Search<'a> {
                 weak: dn,
             } = summarize(&children, |c| (c.v.pn, c.v.dn));
             if depth == 0 {
-                self.root_pn = pn;
-                self.root_dn = dn;
+                self.monitor.root_pn = pn;
+                self.monitor.root_dn = dn;
             }
             if pn == 0 {
                 // Prefer the shortest proof among proven children.
@@ -474,7 +371,7 @@ impl<'a> Search<'a> {
                     .expect("a proven child");
                 let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
                 let v = Value::proven(ph, ch.v.len.saturating_add(1));
-                self.record(pos, v, Some(ch.mv), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(ch.mv), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             if dn == 0 {
@@ -492,10 +389,10 @@ impl<'a> Search<'a> {
                     hands::finish_or_disproof(hand, dh)
                 };
                 let v = Value::disproven(dh, rep, holds);
-                self.record(pos, v, None, self.nodes - start_nodes + 1);
+                self.record(pos, v, None, self.monitor.nodes - start_nodes + 1);
                 break v;
             }
-            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() || self.cap_hit {
+            if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
                 let v = Value {
                     pn,
                     dn,
@@ -504,7 +401,7 @@ impl<'a> Search<'a> {
                     rep: false,
                 };
                 let bm = children[best].mv;
-                self.record(pos, v, Some(bm), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             let child_th_pn = epsilon_threshold(th_pn, second);
@@ -515,7 +412,7 @@ impl<'a> Search<'a> {
             let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
             children[best].v = v;
         };
-        self.leave(full);
+        self.path.leave(full);
         result
     }
 
@@ -533,13 +430,13 @@ impl<'a> Search<'a> {
     ) -> Value {
         self.count_node();
         let hand = pos.hand(self.attacker);
-        let start_nodes = self.nodes;
+        let start_nodes = self.monitor.nodes;
         let evasions = pos.evasions();
         if evasions.is_empty() {
             return Value::proven(hands::interposition_guard(pos, self.attacker), 0);
         }
-        if depth >= self.limits.max_depth {
-            self.depth_limited = true;
+        if depth >= self.monitor.max_depth() {
+            self.monitor.depth_limited = true;
             return Value::disproven(hand, true, NO_LIMIT);
         }
         if budget <= 1 {
@@ -548,7 +445,7 @@ impl<'a> Search<'a> {
         let distant = futile::distant_check(pos);
         let child_budget = dec(budget);
         let full = pos.key();
-        self.enter(full);
+        self.path.enter(full);
 
         // Board moves are all expanded; drops are grouped by square and expanded one kind at a
         // time (delayed interposition): the next kind only once the previous one is proven.
@@ -572,7 +469,7 @@ impl<'a> Search<'a> {
             };
             let below = (child_budget, depth + 1);
             if let Some(v) = self.and_child(pos, mv, q, &caps, below, &mut children) {
-                self.leave(full);
+                self.path.leave(full);
                 return v;
             }
         }
@@ -608,7 +505,7 @@ impl<'a> Search<'a> {
                 &mut children,
                 &mut pending,
             ) {
-                self.leave(full);
+                self.path.leave(full);
                 return v;
             }
         }
@@ -630,7 +527,7 @@ impl<'a> Search<'a> {
                     pos,
                     v,
                     Some(children[best].mv),
-                    self.nodes - start_nodes + 1,
+                    self.monitor.nodes - start_nodes + 1,
                 );
                 break v;
             }
@@ -647,10 +544,10 @@ impl<'a> Search<'a> {
                     }
                 }
                 let v = Value::proven(ph.min(hand), len);
-                self.record(pos, v, Some(longest), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(longest), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
-            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() || self.cap_hit {
+            if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
                 let v = Value {
                     pn,
                     dn,
@@ -659,7 +556,7 @@ impl<'a> Search<'a> {
                     rep: false,
                 };
                 let bm = children[best].mv;
-                self.record(pos, v, Some(bm), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             let child_th_dn = epsilon_threshold(th_dn, second);
@@ -730,7 +627,7 @@ impl<'a> Search<'a> {
                 }
             }
         };
-        self.leave(full);
+        self.path.leave(full);
         result
     }
 
@@ -761,7 +658,7 @@ impl<'a> Search<'a> {
             let Some(q) = futile::capture_position(pos, mv, checker) else {
                 return fail;
             };
-            if self.is_excluded(q.key(), depth + 2) {
+            if self.path.is_excluded(q.key(), depth + 2) {
                 return Value::disproven(hand, true, budget);
             }
             let replies = q.evasions();
@@ -897,14 +794,9 @@ impl<'a> Search<'a> {
         budget: u16,
         until: u64,
     ) -> Option<Value> {
-        self.cap_at = Some(until);
-        self.cap_hit = false;
-        // The limits are looked at every CHECK_EVERY nodes: look at the cap when it comes
-        // (small caps would otherwise run up to that many nodes over).
-        self.next_check = self.next_check.min(until.max(self.nodes + 1));
+        self.monitor.set_cap(until);
         let v = self.solve_node(pos, or, depth, budget);
-        self.cap_at = None;
-        let hit = std::mem::take(&mut self.cap_hit);
+        let hit = self.monitor.clear_cap();
         (!hit).then_some(v)
     }
 
@@ -918,10 +810,10 @@ impl<'a> Search<'a> {
                 self.and_node(pos, INF_1, INF_1, depth, budget)
             };
             if depth == 0 {
-                self.root_pn = v.pn;
-                self.root_dn = v.dn;
+                self.monitor.root_pn = v.pn;
+                self.monitor.root_dn = v.dn;
             }
-            if v.pn == 0 || v.dn == 0 || self.aborted.is_some() || self.cap_hit {
+            if v.pn == 0 || v.dn == 0 || self.monitor.stopped() {
                 return v;
             }
         }
@@ -951,8 +843,8 @@ impl<'a> Search<'a> {
             return w;
         }
         match search {
-            Some(cap) if self.aborted.is_none() => {
-                let until = self.nodes + cap;
+            Some(cap) if self.monitor.aborted.is_none() => {
+                let until = self.monitor.nodes + cap;
                 self.solve_until(pos, or, keys.len() as u32, b, until)
                     .and_then(|v| judged(&v))
                     .unwrap_or(Within::Unknown)
@@ -972,7 +864,7 @@ impl<'a> Search<'a> {
     /// The counters of this search so far.
     pub fn stats(&self) -> Stats {
         Stats {
-            nodes: self.nodes,
+            nodes: self.monitor.nodes,
             elapsed: self.elapsed(),
             table_fill: self.table.fill(),
             table_bytes: self.table.size_bytes(),

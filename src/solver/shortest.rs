@@ -43,11 +43,11 @@ pub(crate) fn outcome(
     shortcuts: bool,
 ) -> Outcome {
     let v = search.solve_node(pos, true, 0, max_length);
-    if let Some(reason) = search.aborted.clone() {
+    if let Some(reason) = search.aborted() {
         Outcome::Unknown(reason)
     } else if v.pn == 0 {
         main_line(search, pos, v.len, shortest_nodes, alternatives, shortcuts)
-    } else if search.depth_limited {
+    } else if search.depth_limited() {
         Outcome::Unknown(StopReason::DepthLimit)
     } else {
         Outcome::NoMate
@@ -73,8 +73,8 @@ pub(crate) fn main_line(
     alternatives: bool,
     shortcuts: bool,
 ) -> Outcome {
-    let allowance = shortest_nodes.unwrap_or(search.nodes.max(SolverConfig::MIN_SHORTEST_NODES));
-    let stop_at = search.nodes.saturating_add(allowance);
+    let allowance = shortest_nodes.unwrap_or(search.nodes().max(SolverConfig::MIN_SHORTEST_NODES));
+    let stop_at = search.nodes().saturating_add(allowance);
     // Each search for a shorter mate gets a share of the allowance: the last one, which
     // must show there is none, is the hard one for long problems, and a share keeps its
     // cost in proportion.
@@ -90,7 +90,7 @@ pub(crate) fn main_line(
     // and then the line last walked before, still a mate, found with the table as it was
     // then: the tightening's last, else the first proof's (walked at a longer bound, so
     // not the main line).
-    let left = stop_at.saturating_sub(search.nodes);
+    let left = stop_at.saturating_sub(search.nodes());
     let mut walked = search
         .extract_line(pos, &[], bound, minimal, alternatives, left)
         .or_else(|| {
@@ -106,12 +106,12 @@ pub(crate) fn main_line(
     // A line shorter than the bound: its defender plays a reply the walk could not show
     // to be the longest. Prove the line's own length where it can be afforded: an eighth
     // of the allowance of its own, since the shortening may have spent all of it.
-    let confirm_at = stop_at.max(search.nodes.saturating_add(allowance / SHARES));
+    let confirm_at = stop_at.max(search.nodes().saturating_add(allowance / SHARES));
     while let Some(w) = &walked {
         if w.budget != bound
             || w.moves.len() >= bound as usize
-            || search.nodes >= confirm_at
-            || search.aborted.is_some()
+            || search.nodes() >= confirm_at
+            || search.aborted().is_some()
         {
             break;
         }
@@ -119,7 +119,7 @@ pub(crate) fn main_line(
             Some(l) if l < bound => {
                 debug_assert!(!minimal, "a proof shorter than a minimal length");
                 bound = l;
-                let left = confirm_at.saturating_sub(search.nodes);
+                let left = confirm_at.saturating_sub(search.nodes());
                 match search.extract_line(pos, &[], bound, minimal, alternatives, left) {
                     Some(again) => walked = Some(again),
                     None => break,
@@ -133,7 +133,7 @@ pub(crate) fn main_line(
             Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal)),
             Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
         },
-        None => match search.aborted.clone() {
+        None => match search.aborted() {
             Some(reason) => Outcome::Unknown(reason),
             None => Outcome::Unknown(StopReason::UnverifiedLine(
                 "no line could be walked out of the proof".into(),
@@ -172,7 +172,7 @@ pub(crate) fn shorten(
     refine &= or;
     let depth = path.len() as u32;
     let shortest = if or { 1 } else { 0 };
-    let until = |search: &Search<'_>| stop_at.min(search.nodes.saturating_add(share));
+    let until = |search: &Search<'_>| stop_at.min(search.nodes().saturating_add(share));
     let mut minimal = false;
     let mut line = None;
     // Short mates: budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty
@@ -186,7 +186,7 @@ pub(crate) fn shorten(
             let Some(v) = search.solve_until(pos, or, depth, b, cap) else {
                 break;
             };
-            if search.aborted.is_some() || search.depth_limited {
+            if search.aborted().is_some() || search.depth_limited() {
                 break;
             }
             if v.pn == 0 {
@@ -206,7 +206,7 @@ pub(crate) fn shorten(
         let cap = until(search);
         search.set_path(path);
         let Some(v) = search.solve_until(pos, or, depth, len - 2, cap) else {
-            if !refine || search.nodes >= stop_at || search.aborted.is_some() {
+            if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
                 break;
             }
             // Too hard from the root: tighten the line from its end, and again while that
@@ -214,7 +214,7 @@ pub(crate) fn shorten(
             // without one, that search would only repeat itself.
             refine = false;
             let before = len;
-            while search.nodes < stop_at && search.aborted.is_none() {
+            while search.nodes() < stop_at && search.aborted().is_none() {
                 let Some(w) = search.quick_line(pos, path, len) else {
                     break;
                 };
@@ -230,13 +230,13 @@ pub(crate) fn shorten(
             }
             continue;
         };
-        if search.aborted.is_some() {
+        if search.aborted().is_some() {
             break;
         }
         if v.pn == 0 {
             len = v.len.min(len - 2);
         } else if v.dn == 0 {
-            minimal = !search.depth_limited;
+            minimal = !search.depth_limited();
             break;
         }
     }
@@ -278,7 +278,7 @@ pub(crate) fn tighten_line(
     // Plies from the position after the current one to the mate, as proven so far.
     let mut after: i32 = 0;
     for i in (0..n).rev() {
-        if search.aborted.is_some() || search.nodes >= stop_at {
+        if search.aborted().is_some() || search.nodes() >= stop_at {
             return None;
         }
         let pos = &positions[i];

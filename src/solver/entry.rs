@@ -1,4 +1,5 @@
-//! [`Solver`]: the entry points, the search thread and the tables.
+//! [`Solver`]: the entry points, the search thread and the tables. (Not `solver.rs`: a
+//! module named like its parent is clippy's `module_inception`.)
 
 use super::check::{self, Report};
 use super::config::SolverConfig;
