@@ -21,6 +21,7 @@
 
 use super::config::SolverConfig;
 use super::futile;
+use super::line;
 use super::monitor::Limits;
 use super::outcome::{MateLine, Outcome, Progress, Stats, StopReason};
 use super::search::{Search, Within};
@@ -754,9 +755,15 @@ impl Checker<'_, '_> {
     /// A reply as long as the line: 変同 if its line leaves the attacker no pieces.
     fn equal_length(&mut self, walk: &Walk, k: usize, mv: Move, child: &Position, rest: i32) {
         let path = &walk.keys[..=k];
-        let line = self
-            .search
-            .extract_line(child, path, (rest - 1) as u16, true, false, self.cap);
+        let line = line::extract_line(
+            self.search,
+            child,
+            path,
+            (rest - 1) as u16,
+            true,
+            false,
+            self.cap,
+        );
         match line {
             Some(w) if w.hand_left.total() == 0 => {
                 let mut moves = vec![mv];

@@ -57,8 +57,9 @@ struct Judged {
     long: bool,
 }
 
-/// The state of one line walk.
-pub(crate) struct LineWalk {
+/// One line walk: the search it asks its questions of, and its state.
+pub(crate) struct LineWalk<'s, 'a> {
+    search: &'s mut Search<'a>,
     /// Whether the length bound the walk starts from is proven minimal: every node on the
     /// line then has exactly its budget as mate length.
     tight: bool,
@@ -68,15 +69,58 @@ pub(crate) struct LineWalk {
     /// off for the quick walks of the line tightening, which only need a line that fits.
     compare: bool,
     /// Stays true while every choice was decided exactly.
-    pub exact: bool,
+    exact: bool,
     steps: u64,
     /// The node count up to which decisions may search at length.
     until: u64,
 }
 
-impl LineWalk {
-    fn new(tight: bool, alternatives: bool, compare: bool, until: u64) -> LineWalk {
+/// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
+/// the first check (in generation order) that mates within the budget left (with a proven
+/// minimal budget, a shortest mate; within the last [`COMPARE_PLIES`] plies the first of
+/// those whose line leaves the fewest pieces in hand); at defender nodes the replies that
+/// are not mated two plies sooner (longest defence), futile interpositions left out, and
+/// among those the one that leaves the attacker the fewest pieces in hand (駒余り). Each
+/// decision is answered from the table or by a bounded search; an undecided one makes the line
+/// inexact. `minimal`: the budget is proven to be the shortest mate. `allowance`: nodes the
+/// decisions may search at length before they fall back to short searches. `path`: the full
+/// keys of the positions before `root` (empty from a problem's start).
+pub(crate) fn extract_line(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    budget: u16,
+    minimal: bool,
+    alternatives: bool,
+    allowance: u64,
+) -> Option<WalkedLine> {
+    let until = search.nodes().saturating_add(allowance);
+    LineWalk::new(search, minimal, alternatives, true, until).run(root, path, budget)
+}
+
+/// A line from `root` that mates within `budget` plies, walked from the table with as few
+/// searches as [`extract_line`] without a proven minimal length and without an allowance, and
+/// without comparing equally long choices: what the line tightening needs.
+pub(crate) fn quick_line(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    budget: u16,
+) -> Option<WalkedLine> {
+    let until = search.nodes();
+    LineWalk::new(search, false, false, false, until).run(root, path, budget)
+}
+
+impl<'s, 'a> LineWalk<'s, 'a> {
+    fn new(
+        search: &'s mut Search<'a>,
+        tight: bool,
+        alternatives: bool,
+        compare: bool,
+        until: u64,
+    ) -> LineWalk<'s, 'a> {
         LineWalk {
+            search,
             tight,
             alternatives,
             compare,
@@ -87,75 +131,24 @@ impl LineWalk {
     }
 
     /// Whether choices are still decided exactly: the length is proven minimal and the
-    /// allowance lasts (`nodes` searched so far).
-    fn deciding(&self, nodes: u64) -> bool {
-        self.tight && nodes < self.until
+    /// allowance lasts.
+    fn deciding(&self) -> bool {
+        self.tight && self.search.nodes() < self.until
     }
 
     /// Nodes one decision may search now: at length while a whole one fits in the allowance.
-    fn cap(&self, nodes: u64) -> u64 {
-        if self.tight && self.until.saturating_sub(nodes) >= DECISION_NODES {
+    fn cap(&self) -> u64 {
+        if self.tight && self.until.saturating_sub(self.search.nodes()) >= DECISION_NODES {
             DECISION_NODES
         } else {
             DECISION_NODES_LOOSE
         }
     }
-}
 
-impl Search<'_> {
-    /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
-    /// the first check (in generation order) that mates within the budget left (with a proven
-    /// minimal budget, a shortest mate; within the last [`COMPARE_PLIES`] plies the first of
-    /// those whose line leaves the fewest pieces in hand); at defender nodes the replies that
-    /// are not mated two plies sooner (longest defence), futile interpositions left out, and
-    /// among those the one that leaves the attacker the fewest pieces in hand (駒余り). Each decision is answered
-    /// from the table or by a bounded search; an undecided one makes the line inexact.
-    /// `minimal`: the budget is proven to be the shortest mate. `allowance`: nodes the
-    /// decisions may search at length before they fall back to short searches. `path`: the
-    /// full keys of the positions before `root` (empty from a problem's start).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn extract_line(
-        &mut self,
-        root: &Position,
-        path: &[u64],
-        budget: u16,
-        minimal: bool,
-        alternatives: bool,
-        allowance: u64,
-    ) -> Option<WalkedLine> {
-        let walk = LineWalk::new(
-            minimal,
-            alternatives,
-            true,
-            self.nodes().saturating_add(allowance),
-        );
-        self.walk_line(root, path, budget, walk)
-    }
-
-    /// A line from `root` that mates within `budget` plies, walked from the table with as
-    /// few searches as [`Search::extract_line`] without a proven minimal length and without
-    /// an allowance, and without comparing equally long choices: what the line tightening
-    /// needs.
-    pub(crate) fn quick_line(
-        &mut self,
-        root: &Position,
-        path: &[u64],
-        budget: u16,
-    ) -> Option<WalkedLine> {
-        let walk = LineWalk::new(false, false, false, self.nodes());
-        self.walk_line(root, path, budget, walk)
-    }
-
-    fn walk_line(
-        &mut self,
-        root: &Position,
-        path: &[u64],
-        budget: u16,
-        mut walk: LineWalk,
-    ) -> Option<WalkedLine> {
+    fn run(mut self, root: &Position, path: &[u64], budget: u16) -> Option<WalkedLine> {
         let mut keys = path.to_vec();
         keys.push(root.key());
-        let sub = self.walk_or(root, budget as i32, &mut keys, &mut walk)?;
+        let sub = self.walk_or(root, budget as i32, &mut keys)?;
         let moves: Vec<Move> = sub.rev.iter().rev().copied().collect();
         let n = moves.len();
         let choices = sub
@@ -171,7 +164,7 @@ impl Search<'_> {
             moves,
             hand_left: sub.hand,
             choices,
-            exact: walk.exact,
+            exact: self.exact,
             budget,
         })
     }
@@ -183,9 +176,9 @@ impl Search<'_> {
         if j.short.is_some() || j.long {
             return;
         }
-        let real = self.within(&j.child, true, budget - 3, keys, search);
+        let real = self.search.within(&j.child, true, budget - 3, keys, search);
         let cap = match &j.capture {
-            Some(q) => self.within(q, false, budget - 2, keys, search),
+            Some(q) => self.search.within(q, false, budget - 2, keys, search),
             None => Within::No,
         };
         j.short = match (real, cap) {
@@ -201,15 +194,9 @@ impl Search<'_> {
         j.long = real == Within::No && cap == Within::No;
     }
 
-    fn walk_or(
-        &mut self,
-        pos: &Position,
-        budget: i32,
-        keys: &mut Vec<u64>,
-        walk: &mut LineWalk,
-    ) -> Option<Sub> {
-        walk.steps += 1;
-        if keys.len() > MAX_LINE || walk.steps > MAX_WALK || budget < 1 {
+    fn walk_or(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
+        self.steps += 1;
+        if keys.len() > MAX_LINE || self.steps > MAX_WALK || budget < 1 {
             return None;
         }
         let b = budget;
@@ -225,8 +212,8 @@ impl Search<'_> {
         // minimal length every such check is a shortest mate, and deciding the checks before
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
-        let decide = walk.deciding(self.nodes());
-        let compare = walk.compare && b <= COMPARE_PLIES;
+        let decide = self.deciding();
+        let compare = self.compare && b <= COMPARE_PLIES;
         let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
@@ -236,8 +223,8 @@ impl Search<'_> {
                 if tried[i] {
                     continue;
                 }
-                let search = (pass == 1 || decide).then(|| walk.cap(self.nodes()));
-                let w = self.within(c, false, b - 1, keys, search);
+                let search = (pass == 1 || decide).then(|| self.cap());
+                let w = self.search.within(c, false, b - 1, keys, search);
                 match w {
                     Within::Yes(_) => {}
                     Within::No => {
@@ -253,15 +240,15 @@ impl Search<'_> {
                     }
                 }
                 tried[i] = true;
-                let exact_before = walk.exact;
+                let exact_before = self.exact;
                 keys.push(c.key());
-                let sub = self.walk_and(c, b - 1, keys, walk);
+                let sub = self.walk_and(c, b - 1, keys);
                 keys.pop();
                 if let Some(mut sub) = sub {
                     sub.push(*mv);
                     if sub.rev.len() as i32 <= b {
                         if skipped {
-                            walk.exact = false;
+                            self.exact = false;
                         }
                         if !compare {
                             return Some(sub);
@@ -272,14 +259,14 @@ impl Search<'_> {
                         if fitting.as_ref().is_none_or(|f| key(&sub) < key(f)) {
                             fitting = Some(sub);
                         }
-                        if walk.steps > MAX_WALK / 2 {
+                        if self.steps > MAX_WALK / 2 {
                             return fitting;
                         }
                         continue;
                     }
                     // Its line had to show a futile interposition and runs past the budget:
                     // another check may have a line that fits.
-                    walk.exact = exact_before;
+                    self.exact = exact_before;
                     if longer
                         .as_ref()
                         .is_none_or(|l: &Sub| sub.rev.len() < l.rev.len())
@@ -293,24 +280,18 @@ impl Search<'_> {
             return fitting;
         }
         if longer.is_some() {
-            walk.exact = false;
+            self.exact = false;
         }
         longer
     }
 
-    fn walk_and(
-        &mut self,
-        pos: &Position,
-        budget: i32,
-        keys: &mut Vec<u64>,
-        walk: &mut LineWalk,
-    ) -> Option<Sub> {
-        walk.steps += 1;
-        if keys.len() > MAX_LINE || walk.steps > MAX_WALK {
+    fn walk_and(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
+        self.steps += 1;
+        if keys.len() > MAX_LINE || self.steps > MAX_WALK {
             return None;
         }
         let replies = pos.evasions();
-        let attacker = self.attacker;
+        let attacker = self.search.attacker;
         if replies.is_empty() {
             return Some(Sub::end(pos.hand(attacker)));
         }
@@ -345,7 +326,7 @@ impl Search<'_> {
         let open = js.iter().filter(|j| j.short.is_none()).count();
         if open == 0 {
             // Every reply is mated two plies sooner: the budget was not tight here.
-            return self.walk_and(pos, b - 2, keys, walk);
+            return self.walk_and(pos, b - 2, keys);
         }
         // The replies that can be shown counted (their own child mated within the budget):
         // only they can be the main line's reply, so only they need deciding. Futile
@@ -356,8 +337,8 @@ impl Search<'_> {
                 if j.short.is_some() || showable.contains(&i) {
                     continue;
                 }
-                let search = searching.then(|| walk.cap(self.nodes()));
-                if let Within::Yes(l) = self.within(&j.child, true, b - 1, keys, search) {
+                let search = searching.then(|| self.cap());
+                if let Within::Yes(l) = self.search.within(&j.child, true, b - 1, keys, search) {
                     if (l as i32) <= b - 3 {
                         // The search found it mated two plies sooner after all: a shorter
                         // defence, never the line's (the line would then come out shorter
@@ -373,7 +354,7 @@ impl Search<'_> {
             }
         }
         if js.iter().all(|j| j.short.is_some()) {
-            return self.walk_and(pos, b - 2, keys, walk);
+            return self.walk_and(pos, b - 2, keys);
         }
         let open = js.iter().filter(|j| j.short.is_none()).count();
         showable.sort_unstable();
@@ -382,7 +363,7 @@ impl Search<'_> {
         // assumed to be).
         if showable.len() > 1 {
             let mut order = showable.clone();
-            order.sort_by_key(|&i| self.recorded_len(&js[i].child, keys));
+            order.sort_by_key(|&i| self.search.recorded_len(&js[i].child, keys));
             for i in order {
                 let left = showable
                     .iter()
@@ -391,18 +372,18 @@ impl Search<'_> {
                 if left <= 1 {
                     break;
                 }
-                let cap = walk.cap(self.nodes());
+                let cap = self.cap();
                 self.judge_reply(&mut js[i], b, keys, Some(cap));
             }
             showable.retain(|&i| js[i].short.is_none());
         }
         let standing = showable.iter().filter(|&&i| !js[i].long).count();
-        if standing > 1 || (standing == 1 && !walk.tight) {
-            walk.exact = false;
+        if standing > 1 || (standing == 1 && !self.tight) {
+            self.exact = false;
         }
         // With the limits spent, a reply that could be neither shown nor shown to be shorter
         // might be the longest: no faithful line can be walked from here.
-        if self.aborted().is_some()
+        if self.search.aborted().is_some()
             && js
                 .iter()
                 .enumerate()
@@ -415,11 +396,11 @@ impl Search<'_> {
         // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
         // longest recorded mate goes first (comparing lines at every ply would cost too much).
         // Lines are compared when the length is proven minimal or few plies are left.
-        let compare = walk.compare && (walk.deciding(self.nodes()) || b <= COMPARE_PLIES);
+        let compare = self.compare && (self.deciding() || b <= COMPARE_PLIES);
         if !compare && counted.len() > 1 {
             let mut lens: Vec<(usize, u16)> = counted
                 .iter()
-                .map(|&i| (i, self.recorded_len(&js[i].child, keys)))
+                .map(|&i| (i, self.search.recorded_len(&js[i].child, keys)))
                 .collect();
             lens.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
             counted = lens.into_iter().map(|(i, _)| i).collect();
@@ -428,7 +409,7 @@ impl Search<'_> {
         for &i in &counted {
             let j = &js[i];
             keys.push(j.child.key());
-            let sub = self.walk_or(&j.child, b - 1, keys, walk);
+            let sub = self.walk_or(&j.child, b - 1, keys);
             keys.pop();
             let Some(sub) = sub else { continue };
             let better = best.as_ref().is_none_or(|(_, s)| {
@@ -438,7 +419,7 @@ impl Search<'_> {
             if better {
                 best = Some((i, sub));
             }
-            if !compare || walk.steps > MAX_WALK / 2 {
+            if !compare || self.steps > MAX_WALK / 2 {
                 break; // not comparing, or too many ties to compare: keep what was found
             }
         }
@@ -448,7 +429,7 @@ impl Search<'_> {
                 // Only futile interpositions are this long (they lure the checker to a worse
                 // square): show the interposition and its capture, which the length then
                 // counts too.
-                walk.exact = false;
+                self.exact = false;
                 let mut found = None;
                 for (i, j) in js.iter().enumerate() {
                     let (Some(_), None) = (&j.capture, j.short) else {
@@ -463,7 +444,7 @@ impl Search<'_> {
                     after.play_unchecked(capture);
                     keys.push(j.child.key());
                     keys.push(after.key());
-                    let sub = self.walk_and(&after, b, keys, walk);
+                    let sub = self.walk_and(&after, b, keys);
                     keys.pop();
                     keys.pop();
                     if let Some(mut sub) = sub {
@@ -475,9 +456,9 @@ impl Search<'_> {
                 found?
             }
         };
-        if walk.alternatives {
+        if self.alternatives {
             let from_end = sub.rev.len() + 1;
-            let single = open == 1 && walk.tight;
+            let single = open == 1 && self.tight;
             let replies = js
                 .iter()
                 .enumerate()

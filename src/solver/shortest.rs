@@ -3,6 +3,7 @@
 //! the proven bound.
 
 use super::config::SolverConfig;
+use super::line;
 use super::outcome::{MateLine, Outcome, StopReason, WalkedLine};
 use super::search::{Search, Within};
 use super::verify::verify_mate;
@@ -81,7 +82,7 @@ pub(crate) fn main_line(
     let share = (allowance / SHARES).max(MIN_SHARE);
     // A line of the first proof, walked from the table while nothing has run out yet (a
     // few nodes): the answer if a limit runs out before the line can be walked at the end.
-    let first = search.quick_line(pos, &[], len);
+    let first = line::quick_line(search, pos, &[], len);
     let short = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
     let (mut bound, minimal) = (short.len, short.minimal);
     // The walk's decisions search at length with what is left of the allowance; a global
@@ -91,11 +92,9 @@ pub(crate) fn main_line(
     // then: the tightening's last, else the first proof's (walked at a longer bound, so
     // not the main line).
     let left = stop_at.saturating_sub(search.nodes());
-    let mut walked = search
-        .extract_line(pos, &[], bound, minimal, alternatives, left)
+    let mut walked = line::extract_line(search, pos, &[], bound, minimal, alternatives, left)
         .or_else(|| {
-            search
-                .quick_line(pos, &[], bound)
+            line::quick_line(search, pos, &[], bound)
                 .or(short.line)
                 .or(first)
                 .map(|mut w| {
@@ -120,7 +119,7 @@ pub(crate) fn main_line(
                 debug_assert!(!minimal, "a proof shorter than a minimal length");
                 bound = l;
                 let left = confirm_at.saturating_sub(search.nodes());
-                match search.extract_line(pos, &[], bound, minimal, alternatives, left) {
+                match line::extract_line(search, pos, &[], bound, minimal, alternatives, left) {
                     Some(again) => walked = Some(again),
                     None => break,
                 }
@@ -215,7 +214,7 @@ pub(crate) fn shorten(
             refine = false;
             let before = len;
             while search.nodes() < stop_at && search.aborted().is_none() {
-                let Some(w) = search.quick_line(pos, path, len) else {
+                let Some(w) = line::quick_line(search, pos, path, len) else {
                     break;
                 };
                 let tightened = tighten_line(search, pos, path, &w.moves, REFINE_NODES, stop_at);
