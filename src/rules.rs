@@ -202,4 +202,5 @@
 //!   [`Verdict::Undecided`](crate::Verdict::Undecided) unless a fatal flaw was found anyway.
 //!   Without an intended line, a main line whose length is not proven shortest, whose defences
 //!   were not all decided, or that is not shown at its proven length, is an undecided question
-//!   too.
+//!   too; so is a defence found to last longer than the solver's own line (that would make the
+//!   solver's line not the main line, not the problem 変長).
