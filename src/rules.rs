@@ -74,7 +74,7 @@
 //!   a checkmate.
 //!
 //! How the solver walks this line, and when it can say that the line is exactly the main
-//! line, is told in the crate's README (section "The main line"; see
+//! line, is told on the [crate's front page](crate#solving) ("The main line"; see
 //! [`MateLine::exact`](crate::MateLine::exact) and
 //! [`MateLine::is_main_line`](crate::MateLine::is_main_line)).
 //!
