@@ -8,6 +8,7 @@ mod movegen;
 mod moves;
 mod perft;
 mod position;
+pub mod rules;
 mod types;
 mod zobrist;
 
