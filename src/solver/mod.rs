@@ -20,12 +20,14 @@
 mod check;
 mod config;
 mod entry;
+mod expansion;
 mod futile;
 mod hands;
 mod line;
 mod monitor;
 mod outcome;
 mod path;
+mod plies;
 mod pn;
 mod search;
 mod shortest;

@@ -3,148 +3,25 @@
 //! test at new children, proof and disproof hands, delayed expansion of interposition drops,
 //! and path-dependent handling of repetitions.
 
+use super::expansion::{
+    Child, Children, DROP_ORDER, Summary, effective, initial_and_pn, proof_route, summarize,
+};
 use super::futile;
 use super::hands;
 use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
 use super::path::Path;
-use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
-use super::tt::{DISPROVEN, NO_LIMIT, PROVEN, Table};
+use super::plies::{NO_LIMIT, dec, inc};
+use super::pn::Value;
+use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
+use super::tt::Table;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, PieceKind, Square};
+use crate::types::{Color, Square};
 use ahash::AHashMap;
 use smallvec::SmallVec;
 use std::time::Duration;
-
-/// A node's value as its parent sees it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Value {
-    pub pn: PnDn,
-    pub dn: PnDn,
-    /// Proof hand if proven, disproof hand if disproven, else the hand searched.
-    pub hand: Hand,
-    /// Mate length (plies) below a proven node; for a disproven node, the number of plies
-    /// within which there is no mate ([`NO_LIMIT`]: none at all).
-    pub len: u16,
-    /// The disproof rests on a repetition on the current path: valid on this path only.
-    pub rep: bool,
-}
-
-impl Value {
-    fn proven(hand: Hand, len: u16) -> Value {
-        let (pn, dn) = PROVEN;
-        Value {
-            pn,
-            dn,
-            hand,
-            len,
-            rep: false,
-        }
-    }
-    fn disproven(hand: Hand, rep: bool, depth: u16) -> Value {
-        let (pn, dn) = DISPROVEN;
-        Value {
-            pn,
-            dn,
-            hand,
-            len: depth,
-            rep,
-        }
-    }
-    fn is_proven(&self) -> bool {
-        self.pn == 0
-    }
-    fn is_disproven(&self) -> bool {
-        self.dn == 0
-    }
-}
-
-/// One ply less of budget (an unlimited budget stays unlimited).
-#[inline]
-pub(crate) fn dec(budget: u16) -> u16 {
-    if budget == NO_LIMIT {
-        NO_LIMIT
-    } else {
-        budget.saturating_sub(1)
-    }
-}
-
-/// One ply more of disproof depth (unlimited stays unlimited).
-#[inline]
-fn inc(depth: u16) -> u16 {
-    if depth == NO_LIMIT {
-        NO_LIMIT
-    } else {
-        depth.saturating_add(1).min(NO_LIMIT - 1)
-    }
-}
-
-struct Child {
-    mv: Move,
-    v: Value,
-    /// For an interposition at an AND node: index of its capture position's value in the
-    /// node's list (shared by the drops on one square).
-    q: Option<u8>,
-}
-
-/// A node's children, on the stack for all but the widest nodes.
-type Children = SmallVec<[Child; 24]>;
-
-/// What a node's loop needs from its children. `min` is over the numbers the node minimises
-/// (pn at an OR node, dn at an AND node), with the child that has it (the first on ties) and
-/// the second smallest; `weak` combines the other numbers as a weak sum (Ueda et al. 2008): the
-/// largest plus one per other open child, rather than the plain sum, which counts subtrees
-/// shared in the DAG again and again. Zero when every child is zero there.
-struct Summary {
-    best: usize,
-    min: PnDn,
-    second: PnDn,
-    weak: PnDn,
-}
-
-/// Summarises `children`; `numbers` gives a child's (minimised, weakly summed) pair.
-#[inline]
-fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, PnDn)) -> Summary {
-    let mut out = Summary {
-        best: 0,
-        min: INF,
-        second: INF,
-        weak: 0,
-    };
-    let mut largest: PnDn = 0;
-    let mut open: PnDn = 0;
-    for (i, ch) in children.iter().enumerate() {
-        let (m, w) = numbers(ch);
-        if m < out.min {
-            out.second = out.min;
-            out.min = m;
-            out.best = i;
-        } else if m < out.second {
-            out.second = m;
-        }
-        if w != 0 {
-            largest = largest.max(w);
-            open += 1;
-        }
-    }
-    if open > 0 {
-        out.weak = add(largest, open - 1);
-    }
-    out
-}
-
-/// Order in which same-square interposition drops are expanded, one kind at a time.
-const DROP_ORDER: [PieceKind; 7] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-];
 
 /// Whether a position is mated within a number of plies, as far as one decision could tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,9 +208,8 @@ impl<'a> Search<'a> {
                 v.dn = 1;
             }
             if v.is_proven() {
-                // Proven through the table (superiority). (Taking the shortest of the proven
-                // children instead of the first was tried: Microcosmos then took 32 M nodes
-                // instead of 25 M for a longer first proof, the others were unchanged.)
+                // Proven through the table (superiority): the first such child is taken, not
+                // the shortest (benches/README.md has the trial).
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.saturating_add(1));
                 self.record(pos, v, Some(mv), 1);
@@ -871,81 +747,6 @@ impl<'a> Search<'a> {
         }
     }
 }
-
-/// The (pn, dn) of an AND node's child as the node sees it: an interposition is refuted when
-/// either its own child or its capture position is proven, and stands only when both are
-/// disproven.
-#[inline]
-fn effective(ch: &Child, caps: &[Value]) -> (PnDn, PnDn) {
-    let v = ch.v;
-    let Some(i) = ch.q else {
-        return (v.pn, v.dn);
-    };
-    let q = caps[i as usize];
-    if v.is_proven() || q.is_proven() {
-        PROVEN
-    } else if q.is_disproven() {
-        (v.pn, v.dn)
-    } else if v.is_disproven() {
-        (q.pn, q.dn)
-    } else {
-        (v.pn.min(q.pn), add(v.dn, q.dn))
-    }
-}
-
-/// How a refuted AND child was refuted: the proof hand and the plies it adds to the node's
-/// mate (one plus the child's mate when counted; the capture position's mate when futile; the
-/// shorter when both are proven).
-fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, u16) {
-    let real =
-        ch.v.is_proven()
-            .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
-    let capture =
-        ch.q.map(|i| caps[i as usize])
-            .filter(|q| q.is_proven())
-            .map(|q| (q.hand, q.len));
-    match (real, capture) {
-        (Some(r), Some(c)) => {
-            if c.1 < r.1 {
-                c
-            } else {
-                r
-            }
-        }
-        (Some(r), None) => r,
-        (None, Some(c)) => c,
-        (None, None) => (Hand::EMPTY, 0),
-    }
-}
-
-/// The df-pn+ initial proof number of a new AND node: its replies weighted by kind (board
-/// replies count more than drops, and the drops on one square count once, as they are expanded
-/// one kind at a time).
-///
-/// Weights tried (king move / other board reply / drop square), with the nodes for 寿 + ACTの夢 +
-/// Astral Traveler and the most any short suite problem needed: 1/1/1: 5.97 M, 1.8 k;
-/// 3/2/1: 4.01 M, 8.9 k; 6/2/1: 3.03 M, 50 k; 4/4/1: 3.02 M, 17 k; 5/5/1: 2.58 M, 20 k. But
-/// 5/5/1 takes Microcosmos from 24 M to 43 M nodes and 橋本587 from 8 M to 23 M: 3/2/1 is kept.
-fn initial_and_pn(pos: &Position) -> PnDn {
-    let ev = pos.evasions();
-    let king = pos.king_square(pos.side_to_move());
-    let mut n = 0;
-    let mut drop_squares = crate::bitboard::Bitboard::EMPTY;
-    for m in &ev {
-        if m.is_drop() {
-            drop_squares.insert(m.to());
-        } else if m.from() == king {
-            n += KING_WEIGHT;
-        } else {
-            n += OTHER_WEIGHT;
-        }
-    }
-    n + DROP_WEIGHT * drop_squares.count()
-}
-
-const KING_WEIGHT: PnDn = 3;
-const OTHER_WEIGHT: PnDn = 2;
-const DROP_WEIGHT: PnDn = 1;
 
 /// A decided value, if it is one.
 pub(crate) fn judged(v: &Value) -> Option<Within> {

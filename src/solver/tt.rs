@@ -11,7 +11,7 @@
 //! when a cluster is full the entry with the least search work behind it is replaced, solved
 //! entries last.
 
-use super::pn::{INF, PnDn};
+use super::pn::PnDn;
 use crate::hand::Hand;
 use crate::moves::Move;
 
@@ -289,17 +289,11 @@ fn to_probe(e: &Entry, hand: Hand) -> Probe {
     }
 }
 
-/// A budget or disproof depth without limit: the whole search, or no mate at all.
-pub(crate) const NO_LIMIT: u16 = u16::MAX;
-
-/// The pn/dn pair of a proven node.
-pub(crate) const PROVEN: (PnDn, PnDn) = (0, INF);
-/// The pn/dn pair of a disproven node.
-pub(crate) const DISPROVEN: (PnDn, PnDn) = (INF, 0);
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::plies::NO_LIMIT;
+    use crate::solver::pn::{DISPROVEN, PROVEN};
     use crate::types::PieceKind;
 
     fn hand(p: u8, g: u8) -> Hand {
