@@ -25,7 +25,7 @@ use super::line;
 use super::monitor::Limits;
 use super::outcome::{MateLine, Outcome, Progress, Stats, StopReason};
 use super::plies::NO_LIMIT;
-use super::search::{Search, Within};
+use super::search::{NodeKind, Search, Within};
 use super::shortest::{self, shorten};
 use super::tt::Table;
 use super::verify::verify_mate;
@@ -487,7 +487,7 @@ impl Checker<'_, '_> {
             self.search,
             pos,
             path,
-            true,
+            NodeKind::Or,
             found,
             stop_at,
             self.cap,
@@ -521,7 +521,7 @@ impl Checker<'_, '_> {
         let path = &walk.keys[..k];
         let found = match self
             .search
-            .within(pos, true, rest - 2, path, Some(self.cap))
+            .within(pos, NodeKind::Or, rest - 2, path, Some(self.cap))
         {
             Within::No => return None,
             Within::Unknown => {
@@ -543,9 +543,13 @@ impl Checker<'_, '_> {
             let mut c = pos.clone();
             c.play_unchecked(mv);
             let left = until.saturating_sub(self.search.nodes()).max(1);
-            let w = self
-                .search
-                .within(&c, false, len as i32 - 1, &walk.keys[..=k], Some(left));
+            let w = self.search.within(
+                &c,
+                NodeKind::And,
+                len as i32 - 1,
+                &walk.keys[..=k],
+                Some(left),
+            );
             if let Within::Yes(_) = w {
                 first = Some(mv);
                 break;
@@ -614,7 +618,7 @@ impl Checker<'_, '_> {
             }
             match self
                 .search
-                .within(&c, false, NO_LIMIT as i32, path, Some(self.cap))
+                .within(&c, NodeKind::And, NO_LIMIT as i32, path, Some(self.cap))
             {
                 Within::No => continue,
                 Within::Unknown => {
@@ -684,7 +688,7 @@ impl Checker<'_, '_> {
         );
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
-        let v = side_search.solve_until(child, false, depth, NO_LIMIT, self.cap);
+        let v = side_search.solve_until(child, NodeKind::And, depth, NO_LIMIT, self.cap);
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
                 let stop_at = side_search.nodes().saturating_add(self.cap / 4);
@@ -692,7 +696,7 @@ impl Checker<'_, '_> {
                     &mut side_search,
                     child,
                     &walk.keys[..=k],
-                    false,
+                    NodeKind::And,
                     v.len,
                     stop_at,
                     self.cap / 4,
@@ -730,15 +734,15 @@ impl Checker<'_, '_> {
                 .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
             let cap = Some(self.cap);
             // Shorter than the line (or futile, refuted by its capture as soon): nothing to say.
-            let short = self.search.within(&c, true, rest - 3, path, cap);
+            let short = self.search.within(&c, NodeKind::Or, rest - 3, path, cap);
             let q_short = match &capture {
-                Some(q) => self.search.within(q, false, rest, path, cap),
+                Some(q) => self.search.within(q, NodeKind::And, rest, path, cap),
                 None => Within::No,
             };
             if matches!(short, Within::Yes(_)) || matches!(q_short, Within::Yes(_)) {
                 continue;
             }
-            let same = self.search.within(&c, true, rest - 1, path, cap);
+            let same = self.search.within(&c, NodeKind::Or, rest - 1, path, cap);
             match (short, q_short, same) {
                 (Within::No, Within::No, Within::Yes(_)) => {
                     self.equal_length(walk, k, mv, &c, rest)
@@ -793,7 +797,7 @@ impl Checker<'_, '_> {
         let path = &walk.keys[..=k];
         match self
             .search
-            .within(child, true, NO_LIMIT as i32, path, Some(self.cap))
+            .within(child, NodeKind::Or, NO_LIMIT as i32, path, Some(self.cap))
         {
             Within::Yes(found) => {
                 let (len, exact) = self.shortest(child, path, found);
@@ -868,7 +872,9 @@ fn futile_in_line(
         };
         // The reply is worth (n - k) plies in the line; its capture position no more.
         let rest = (n - k) as i32;
-        if let Within::Yes(_) = search.within(&q, false, rest, &walk.keys[..=k], Some(100_000)) {
+        if let Within::Yes(_) =
+            search.within(&q, NodeKind::And, rest, &walk.keys[..=k], Some(100_000))
+        {
             return Some((k + 1, mv));
         }
     }

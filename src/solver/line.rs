@@ -4,7 +4,7 @@
 
 use super::futile;
 use super::outcome::{Alternative, DefenderChoice, WalkedLine};
-use super::search::{Search, Within};
+use super::search::{NodeKind, Search, Within};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
@@ -176,9 +176,13 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         if j.short.is_some() || j.long {
             return;
         }
-        let real = self.search.within(&j.child, true, budget - 3, keys, search);
+        let real = self
+            .search
+            .within(&j.child, NodeKind::Or, budget - 3, keys, search);
         let cap = match &j.capture {
-            Some(q) => self.search.within(q, false, budget - 2, keys, search),
+            Some(q) => self
+                .search
+                .within(q, NodeKind::And, budget - 2, keys, search),
             None => Within::No,
         };
         j.short = match (real, cap) {
@@ -224,7 +228,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                     continue;
                 }
                 let search = (pass == 1 || decide).then(|| self.cap());
-                let w = self.search.within(c, false, b - 1, keys, search);
+                let w = self.search.within(c, NodeKind::And, b - 1, keys, search);
                 match w {
                     Within::Yes(_) => {}
                     Within::No => {
@@ -338,7 +342,10 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                     continue;
                 }
                 let search = searching.then(|| self.cap());
-                if let Within::Yes(l) = self.search.within(&j.child, true, b - 1, keys, search) {
+                if let Within::Yes(l) =
+                    self.search
+                        .within(&j.child, NodeKind::Or, b - 1, keys, search)
+                {
                     if (l as i32) <= b - 3 {
                         // The search found it mated two plies sooner after all: a shorter
                         // defence, never the line's (the line would then come out shorter

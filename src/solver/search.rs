@@ -31,6 +31,15 @@ pub(crate) enum Within {
     Unknown,
 }
 
+/// The two kinds of node of the attacker-checks-only tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    /// The attacker to move (攻方): one check that mates is enough (an OR of its checks).
+    Or,
+    /// The defender to move (玉方), in check: every reply must be mated (an AND).
+    And,
+}
+
 /// One search over a table.
 pub(crate) struct Search<'a> {
     pub table: &'a mut Table,
@@ -665,22 +674,22 @@ impl<'a> Search<'a> {
     pub fn solve_until(
         &mut self,
         pos: &Position,
-        or: bool,
+        kind: NodeKind,
         depth: u32,
         budget: u16,
         until: u64,
     ) -> Option<Value> {
         self.monitor.set_cap(until);
-        let v = self.solve_node(pos, or, depth, budget);
+        let v = self.solve_node(pos, kind, depth, budget);
         let hit = self.monitor.clear_cap();
         (!hit).then_some(v)
     }
 
     /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow,
     /// looking for a mate within `budget` plies.
-    pub fn solve_node(&mut self, pos: &Position, or: bool, depth: u32, budget: u16) -> Value {
+    pub fn solve_node(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: u16) -> Value {
         loop {
-            let v = if or {
+            let v = if kind == NodeKind::Or {
                 self.or_node(pos, INF_1, INF_1, depth, budget)
             } else {
                 self.and_node(pos, INF_1, INF_1, depth, budget)
@@ -700,12 +709,12 @@ impl<'a> Search<'a> {
     pub(crate) fn within(
         &mut self,
         pos: &Position,
-        or: bool,
+        kind: NodeKind,
         budget: i32,
         keys: &[u64],
         search: Option<u64>,
     ) -> Within {
-        if budget < 0 || (or && budget < 1) || keys.contains(&pos.key()) {
+        if budget < 0 || (kind == NodeKind::Or && budget < 1) || keys.contains(&pos.key()) {
             return Within::No;
         }
         let b = if budget >= NO_LIMIT as i32 {
@@ -721,7 +730,7 @@ impl<'a> Search<'a> {
         match search {
             Some(cap) if self.monitor.aborted.is_none() => {
                 let until = self.monitor.nodes + cap;
-                self.solve_until(pos, or, keys.len() as u32, b, until)
+                self.solve_until(pos, kind, keys.len() as u32, b, until)
                     .and_then(|v| judged(&v))
                     .unwrap_or(Within::Unknown)
             }

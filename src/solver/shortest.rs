@@ -5,7 +5,7 @@
 use super::config::SolverConfig;
 use super::line;
 use super::outcome::{MateLine, Outcome, StopReason, WalkedLine};
-use super::search::{Search, Within};
+use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
 use crate::moves::Move;
 use crate::position::Position;
@@ -43,7 +43,7 @@ pub(crate) fn outcome(
     alternatives: bool,
     shortcuts: bool,
 ) -> Outcome {
-    let v = search.solve_node(pos, true, 0, max_length);
+    let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
     if let Some(reason) = search.aborted() {
         Outcome::Unknown(reason)
     } else if v.pn == 0 {
@@ -83,7 +83,16 @@ pub(crate) fn main_line(
     // A line of the first proof, walked from the table while nothing has run out yet (a
     // few nodes): the answer if a limit runs out before the line can be walked at the end.
     let first = line::quick_line(search, pos, &[], len);
-    let short = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
+    let short = shorten(
+        search,
+        pos,
+        &[],
+        NodeKind::Or,
+        len,
+        stop_at,
+        share,
+        shortcuts,
+    );
     let (mut bound, minimal) = (short.len, short.minimal);
     // The walk's decisions search at length with what is left of the allowance; a global
     // limit that ran out leaves it to the table. Should that fail (a limit ran out while
@@ -162,15 +171,15 @@ pub(crate) fn shorten(
     search: &mut Search<'_>,
     pos: &Position,
     path: &[u64],
-    or: bool,
+    kind: NodeKind,
     mut len: u16,
     stop_at: u64,
     share: u64,
     mut refine: bool,
 ) -> Shortened {
-    refine &= or;
+    refine &= kind == NodeKind::Or;
     let depth = path.len() as u32;
-    let shortest = if or { 1 } else { 0 };
+    let shortest = if kind == NodeKind::Or { 1 } else { 0 };
     let until = |search: &Search<'_>| stop_at.min(search.nodes().saturating_add(share));
     let mut minimal = false;
     let mut line = None;
@@ -182,7 +191,7 @@ pub(crate) fn shorten(
         while b < len {
             let cap = until(search);
             search.set_path(path);
-            let Some(v) = search.solve_until(pos, or, depth, b, cap) else {
+            let Some(v) = search.solve_until(pos, kind, depth, b, cap) else {
                 break;
             };
             if search.aborted().is_some() || search.depth_limited() {
@@ -204,7 +213,7 @@ pub(crate) fn shorten(
         }
         let cap = until(search);
         search.set_path(path);
-        let Some(v) = search.solve_until(pos, or, depth, len - 2, cap) else {
+        let Some(v) = search.solve_until(pos, kind, depth, len - 2, cap) else {
             if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
                 break;
             }
@@ -283,8 +292,12 @@ pub(crate) fn tighten_line(
         let pos = &positions[i];
         let before = &keys[..base + i];
         let mut t = after + 1;
-        let or = i % 2 == 0;
-        if or && t >= 3 {
+        let kind = if i % 2 == 0 {
+            NodeKind::Or
+        } else {
+            NodeKind::And
+        };
+        if kind == NodeKind::Or && t >= 3 {
             let here = &keys[..=base + i];
             for mv in pos.check_moves() {
                 if mv == moves[i] {
@@ -292,13 +305,13 @@ pub(crate) fn tighten_line(
                 }
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
-                if let Within::Yes(l) = search.within(&c, false, t - 3, here, Some(cap)) {
+                if let Within::Yes(l) = search.within(&c, NodeKind::And, t - 3, here, Some(cap)) {
                     t = l as i32 + 1;
                     break;
                 }
             }
         }
-        after = match search.within(pos, or, t, before, Some(cap)) {
+        after = match search.within(pos, kind, t, before, Some(cap)) {
             Within::Yes(l) => l as i32,
             // At a defender node another reply is longer than the line's; at either kind
             // the bounded search may have run out: the proof the table holds.
