@@ -291,6 +291,7 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
             json!({
                 "ply": u.ply,
                 "move": u.mv.map(|m| m.to_string()),
+                "kind": u.kind.name(),
                 "question": u.question,
                 "reason": u.reason.to_string(),
             })

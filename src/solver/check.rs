@@ -3,7 +3,7 @@
 //! A problem is sound when its main line ends in mate with the attacker's hand empty and no
 //! other attacker move along it also mates. [`Solver::check`] solves the problem, then walks
 //! the line (the composer's intended line, 作意, when one is given, else the solver's main
-//! line) ply by ply and asks the questions of the rules document's §3 with bounded searches on
+//! line) ply by ply and asks the questions of [the rules](crate::rules#flaws-the-checker-reports) with bounded searches on
 //! the solver's table:
 //!
 //! - at each attacker ply but the last, does another check force mate (余詰)? A search that
@@ -37,7 +37,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// The kinds of flaw the checker reports (rules document §3).
+/// The kinds of flaw the checker reports ([the rules](crate::rules#flaws-the-checker-reports)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FlawKind {
@@ -140,8 +140,59 @@ pub struct Flaw {
     pub length_exact: bool,
     /// Plies from [`Flaw::ply`] to the end of the line checked, for comparison.
     pub line_length: Option<u32>,
-    /// A sentence saying what is wrong.
+    /// A sentence saying what is wrong, for people; everything it says is also in the other
+    /// fields (match on [`Flaw::kind`]).
     pub detail: String,
+}
+
+/// Which question of the checker was left undecided: something to match on beside
+/// [`Undecided::question`], the sentence for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Question {
+    /// Is there a mate at all?
+    Mate,
+    /// Is the main line's length the shortest mate?
+    MainLineShortest,
+    /// Is every defence of the main line the longest (does its line realise its length)?
+    MainLineDefences,
+    /// The plies from here on were not examined (the whole check's limits ran out).
+    NotExamined,
+    /// Is there a shorter mate than the rest of the intended line (早詰)?
+    ShorterMate,
+    /// Does this check also force mate (余詰)?
+    AlternativeMate,
+    /// Does this check force mate other than by rejoining the line (a detour)?
+    AlternativeAvoidingLine,
+    /// Is this defence as long as the line, or shorter (変同 / 変長)?
+    DefenceLength,
+    /// Does this equally long defence end with no pieces left over (変同)?
+    EqualLengthPieces,
+    /// How long does this longer defence last (変長)?
+    LongerDefence,
+    /// Is this interposition of the intended line futile (無駄合)?
+    FutileInterposition,
+}
+
+impl Question {
+    /// The name used in JSON output: `mate`, `main_line_shortest`, `main_line_defences`,
+    /// `not_examined`, `shorter_mate`, `alternative_mate`, `alternative_avoiding_line`,
+    /// `defence_length`, `equal_length_pieces`, `longer_defence`, `futile_interposition`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Question::Mate => "mate",
+            Question::MainLineShortest => "main_line_shortest",
+            Question::MainLineDefences => "main_line_defences",
+            Question::NotExamined => "not_examined",
+            Question::ShorterMate => "shorter_mate",
+            Question::AlternativeMate => "alternative_mate",
+            Question::AlternativeAvoidingLine => "alternative_avoiding_line",
+            Question::DefenceLength => "defence_length",
+            Question::EqualLengthPieces => "equal_length_pieces",
+            Question::LongerDefence => "longer_defence",
+            Question::FutileInterposition => "futile_interposition",
+        }
+    }
 }
 
 /// A question the checker could not settle within its limits.
@@ -151,7 +202,9 @@ pub struct Undecided {
     pub ply: usize,
     /// The alternative move in question, if any.
     pub mv: Option<Move>,
-    /// What was asked.
+    /// Which question.
+    pub kind: Question,
+    /// What was asked, as a sentence (with the lengths concerned).
     pub question: String,
     /// Why it was not settled.
     pub reason: StopReason,
@@ -218,6 +271,10 @@ impl Report {
         self.flaws.iter().filter(|f| f.kind.is_fatal())
     }
 }
+
+/// The share of a question that shortens a second solution found on the side table: a
+/// quarter, since the length of a 余詰 is a detail beside the fact that it mates.
+const DETOUR_SHORTEN_SHARE: u64 = 4;
 
 /// The positions and keys along a line.
 struct Walk {
@@ -323,6 +380,7 @@ pub(crate) fn run(
             undecided.push(Undecided {
                 ply: 1,
                 mv: None,
+                kind: Question::Mate,
                 question: "is there a mate?".into(),
                 reason,
             });
@@ -334,8 +392,19 @@ pub(crate) fn run(
         .unwrap_or(search.nodes().max(SolverConfig::MIN_QUESTION_NODES));
     // A futile interposition (無駄合) is never played in a tsume line.
     let intended = match intended {
-        Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves) {
-            Some((ply, mv)) => {
+        Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves, cap) {
+            Some((ply, mv, false)) => {
+                // Not settled: the line is still checked, and the verdict stays undecided.
+                undecided.push(Undecided {
+                    ply,
+                    mv: Some(mv),
+                    kind: Question::FutileInterposition,
+                    question: "is this interposition of the intended line futile (無駄合)?".into(),
+                    reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
+                });
+                Some(moves)
+            }
+            Some((ply, mv, true)) => {
                 flaws.push(Flaw {
                     kind: FlawKind::InvalidIntendedLine,
                     ply,
@@ -364,6 +433,7 @@ pub(crate) fn run(
             undecided.push(Undecided {
                 ply: 1,
                 mv: None,
+                kind: Question::MainLineDefences,
                 question: format!(
                     "the main line is a mate in at most {} but the line shown has {} \
                      plies: which defence is the longest?",
@@ -377,6 +447,7 @@ pub(crate) fn run(
             undecided.push(Undecided {
                 ply: 1,
                 mv: None,
+                kind: Question::MainLineShortest,
                 question: "is the main line's length the shortest mate?".into(),
                 reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
             });
@@ -384,6 +455,7 @@ pub(crate) fn run(
             undecided.push(Undecided {
                 ply: 1,
                 mv: None,
+                kind: Question::MainLineDefences,
                 question: "is every defence of the main line the longest?".into(),
                 reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
             });
@@ -442,6 +514,7 @@ impl Checker<'_, '_> {
                 self.undecided.push(Undecided {
                     ply: k + 1,
                     mv: None,
+                    kind: Question::NotExamined,
                     question: "the plies from here on were not examined".into(),
                     reason,
                 });
@@ -496,11 +569,12 @@ impl Checker<'_, '_> {
         (s.len, s.minimal)
     }
 
-    fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
+    fn undecided(&mut self, ply: usize, mv: Option<Move>, kind: Question, question: String) {
         let reason = self.search.aborted().unwrap_or(StopReason::QuestionLimit);
         self.undecided.push(Undecided {
             ply,
             mv,
+            kind,
             question,
             reason,
         });
@@ -528,6 +602,7 @@ impl Checker<'_, '_> {
                 self.undecided(
                     k + 1,
                     None,
+                    Question::ShorterMate,
                     format!("is there a mate in {} or fewer?", rest - 2),
                 );
                 return None;
@@ -622,7 +697,12 @@ impl Checker<'_, '_> {
             {
                 Within::No => continue,
                 Within::Unknown => {
-                    self.undecided(k + 1, Some(mv), "does this check also force mate?".into());
+                    self.undecided(
+                        k + 1,
+                        Some(mv),
+                        Question::AlternativeMate,
+                        "does this check also force mate?".into(),
+                    );
                     continue;
                 }
                 Within::Yes(_) => {}
@@ -646,6 +726,7 @@ impl Checker<'_, '_> {
                 None => self.undecided(
                     k + 1,
                     Some(mv),
+                    Question::AlternativeAvoidingLine,
                     "does this check force mate other than by rejoining the line?".into(),
                 ),
             }
@@ -691,7 +772,8 @@ impl Checker<'_, '_> {
         let v = side_search.solve_until(child, NodeKind::And, depth, NO_LIMIT, self.cap);
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
-                let stop_at = side_search.nodes().saturating_add(self.cap / 4);
+                let share = self.cap / DETOUR_SHORTEN_SHARE;
+                let stop_at = side_search.nodes().saturating_add(share);
                 let s = shorten(
                     &mut side_search,
                     child,
@@ -699,7 +781,7 @@ impl Checker<'_, '_> {
                     NodeKind::And,
                     v.len,
                     stop_at,
-                    self.cap / 4,
+                    share,
                     false,
                 );
                 Some(Some((s.len, s.minimal && side_search.aborted().is_none())))
@@ -751,6 +833,7 @@ impl Checker<'_, '_> {
                 _ => self.undecided(
                     k + 1,
                     Some(mv),
+                    Question::DefenceLength,
                     format!("is this defence as long as the line ({rest} plies)?"),
                 ),
             }
@@ -787,6 +870,7 @@ impl Checker<'_, '_> {
             _ => self.undecided(
                 k + 1,
                 Some(mv),
+                Question::EqualLengthPieces,
                 "does this equally long defence end with no pieces left over?".into(),
             ),
         }
@@ -807,6 +891,7 @@ impl Checker<'_, '_> {
                     self.undecided(
                         k + 1,
                         Some(mv),
+                        Question::MainLineDefences,
                         format!(
                             "this defence lasts {}{} plies, longer than the solver's line \
                              ({rest}): which defence is the longest?",
@@ -842,6 +927,7 @@ impl Checker<'_, '_> {
             Within::Unknown => self.undecided(
                 k + 1,
                 Some(mv),
+                Question::LongerDefence,
                 "how long does this defence last (longer than the line)?".into(),
             ),
         }
@@ -849,13 +935,15 @@ impl Checker<'_, '_> {
 }
 
 /// The first defender move of `moves` (a verified mating line from `root`) that is a futile
-/// interposition: its capture position is mated as soon as the line goes on after it. The
-/// 1-based ply and the move.
+/// interposition: its capture position is mated as soon as the line goes on after it, each
+/// question searched with at most `cap` nodes. The 1-based ply, the move, and whether it was
+/// shown futile (true) or the question could not be settled (false).
 fn futile_in_line(
     search: &mut Search<'_>,
     root: &Position,
     moves: &[Move],
-) -> Option<(usize, Move)> {
+    cap: u64,
+) -> Option<(usize, Move, bool)> {
     let walk = Walk::new(root, moves);
     let n = moves.len();
     for k in (1..n).step_by(2) {
@@ -872,10 +960,10 @@ fn futile_in_line(
         };
         // The reply is worth (n - k) plies in the line; its capture position no more.
         let rest = (n - k) as i32;
-        if let Within::Yes(_) =
-            search.within(&q, NodeKind::And, rest, &walk.keys[..=k], Some(100_000))
-        {
-            return Some((k + 1, mv));
+        match search.within(&q, NodeKind::And, rest, &walk.keys[..=k], Some(cap)) {
+            Within::Yes(_) => return Some((k + 1, mv, true)),
+            Within::Unknown => return Some((k + 1, mv, false)),
+            Within::No => {}
         }
     }
     None

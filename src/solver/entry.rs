@@ -70,6 +70,12 @@ impl Solver {
     }
 
     /// Proves mate or no-mate for the side to move in `pos`.
+    ///
+    /// The search runs on a thread of its own with a 512 MiB stack (its recursion is as
+    /// deep as the longest line searched: Microcosmos' 1525 plies need far less, but a
+    /// search may go to [`SolverConfig::max_depth`]); the memory is reserved, and touched only
+    /// as deep as the search goes. This call blocks until the search ends; stop it from
+    /// another thread with [`Solver::stop_handle`].
     pub fn solve(&mut self, pos: &Position) -> Solution {
         let pos = pos.clone();
         self.on_search_thread(move |solver| solver.solve_here(&pos))
@@ -112,7 +118,8 @@ impl Solver {
     }
 
     /// Checks a composed problem for soundness: solves it, then looks for every flaw of the
-    /// rules document's §3 along the line (the intended line when given, else the main line).
+    /// [rules](crate::rules#flaws-the-checker-reports) along the line (the intended line when
+    /// given, else the main line).
     ///
     /// The node and time limits of the [`SolverConfig`](super::SolverConfig) apply to the
     /// whole check; each question (one alternative move) may search at most

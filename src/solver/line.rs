@@ -4,6 +4,7 @@
 
 use super::futile;
 use super::outcome::{Alternative, DefenderChoice, WalkedLine};
+use super::plies::EXHAUSTIVE_PLIES;
 use super::search::{NodeKind, Search, Within};
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -18,9 +19,6 @@ const MAX_WALK: u64 = 2_000_000;
 /// (then the line is not exact anyway, and long problems have many undecidable ties).
 const DECISION_NODES: u64 = 100_000;
 const DECISION_NODES_LOOSE: u64 = 5_000;
-/// Below this many plies left, equally long defences are compared by walking their lines even
-/// when the length is not proven minimal (the 駒余り rule at the end of long problems).
-const COMPARE_PLIES: i32 = 41;
 
 /// A line from some position to the end, built backwards.
 struct Sub {
@@ -77,7 +75,7 @@ pub(crate) struct LineWalk<'s, 'a> {
 
 /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
 /// the first check (in generation order) that mates within the budget left (with a proven
-/// minimal budget, a shortest mate; within the last [`COMPARE_PLIES`] plies the first of
+/// minimal budget, a shortest mate; within the last [`EXHAUSTIVE_PLIES`] plies the first of
 /// those whose line leaves the fewest pieces in hand); at defender nodes the replies that
 /// are not mated two plies sooner (longest defence), futile interpositions left out, and
 /// among those the one that leaves the attacker the fewest pieces in hand (駒余り). Each
@@ -217,7 +215,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
         let decide = self.deciding();
-        let compare = self.compare && b <= COMPARE_PLIES;
+        let compare = self.compare && b <= EXHAUSTIVE_PLIES as i32;
         let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
@@ -403,7 +401,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
         // longest recorded mate goes first (comparing lines at every ply would cost too much).
         // Lines are compared when the length is proven minimal or few plies are left.
-        let compare = self.compare && (self.deciding() || b <= COMPARE_PLIES);
+        let compare = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
         if !compare && counted.len() > 1 {
             let mut lens: Vec<(usize, u16)> = counted
                 .iter()

@@ -34,13 +34,13 @@ mod shortest;
 mod tt;
 mod verify;
 
-pub use check::{Flaw, FlawKind, Report, Undecided, Verdict};
+pub use check::{Flaw, FlawKind, Question, Report, Undecided, Verdict};
 pub use config::SolverConfig;
 pub use entry::Solver;
 pub use futile::is_mate_with_futile_interpositions;
 pub use outcome::{
     Alternative, DefenderChoice, MateLine, Outcome, Progress, Solution, Stats, StopHandle,
-    StopReason,
+    StopReason, UnverifiedLine,
 };
 pub use verify::{LineError, verify_mate};
 #[cfg(test)]

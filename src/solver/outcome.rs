@@ -1,6 +1,7 @@
 //! What a search returns: [`Solution`] with its [`Outcome`] (a [`MateLine`], no mate, or why
 //! it stopped) and [`Stats`]; progress reports and the stop handle.
 
+use super::verify::LineError;
 use crate::hand::Hand;
 use crate::moves::Move;
 use std::fmt;
@@ -58,9 +59,37 @@ pub enum StopReason {
     /// A question of the uniqueness checker used up its own share of nodes
     /// ([`SolverConfig::question_node_limit`]); the check as a whole went on.
     QuestionLimit,
-    /// The mate was proven but no verified line could be built (a bug if it ever happens:
-    /// the verdict is withheld rather than reported unchecked).
-    UnverifiedLine(String),
+    /// The mate was proven but no verified line could be built. This would be a bug in the
+    /// solver; the verdict is withheld rather than reported unchecked.
+    UnverifiedLine(UnverifiedLine),
+}
+
+/// Why a proven mate came without a verified line ([`StopReason::UnverifiedLine`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnverifiedLine {
+    /// The line walked out of the proof failed [`verify_mate`](crate::verify_mate).
+    Rejected(LineError),
+    /// No line could be walked out of the proof, and no limit had run out.
+    NoLine,
+}
+
+impl fmt::Display for UnverifiedLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnverifiedLine::Rejected(e) => write!(f, "{e}"),
+            UnverifiedLine::NoLine => write!(f, "no line could be walked out of the proof"),
+        }
+    }
+}
+
+impl std::error::Error for UnverifiedLine {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            UnverifiedLine::Rejected(e) => Some(e),
+            UnverifiedLine::NoLine => None,
+        }
+    }
 }
 
 impl fmt::Display for StopReason {

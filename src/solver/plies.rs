@@ -2,6 +2,13 @@
 //! the plies a disproof holds for. One value, [`NO_LIMIT`], stands for "no limit" (any
 //! length, or no mate at all); [`dec`] and [`inc`] keep it as it is.
 
+/// Mates up to this many plies, and the last this many plies of any line, are handled
+/// exhaustively: the shortest length is searched from the bottom up (1, 3, 5, ... plies, each
+/// proven empty before the next), and the line walk compares equally long choices there (the
+/// 駒余り rules). Below it both are cheap; above it, for long problems, they would cost more
+/// than the rest of the solve.
+pub(crate) const EXHAUSTIVE_PLIES: u16 = 41;
+
 /// A budget or disproof depth without limit: the whole search, or no mate at all.
 pub(crate) const NO_LIMIT: u16 = u16::MAX;
 

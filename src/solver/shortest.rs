@@ -4,14 +4,12 @@
 
 use super::config::SolverConfig;
 use super::line;
-use super::outcome::{MateLine, Outcome, StopReason, WalkedLine};
+use super::outcome::{MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
+use super::plies::EXHAUSTIVE_PLIES;
 use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
 use crate::moves::Move;
 use crate::position::Position;
-
-/// Mates up to this many plies look for their shortest length from the bottom up.
-const BOTTOM_UP_LIMIT: u16 = 41;
 
 /// Nodes for each bounded search of the line tightening (a check beside the line, or a line
 /// position proven again within its new bound): the shortcuts that matter are found within a
@@ -139,13 +137,11 @@ pub(crate) fn main_line(
     match walked {
         Some(w) => match verify_mate(pos, &w.moves) {
             Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal)),
-            Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
+            Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(UnverifiedLine::Rejected(e))),
         },
         None => match search.aborted() {
             Some(reason) => Outcome::Unknown(reason),
-            None => Outcome::Unknown(StopReason::UnverifiedLine(
-                "no line could be walked out of the proof".into(),
-            )),
+            None => Outcome::Unknown(StopReason::UnverifiedLine(UnverifiedLine::NoLine)),
         },
     }
 }
@@ -186,7 +182,7 @@ pub(crate) fn shorten(
     // Short mates: budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty
     // before the next; the first with a mate is the shortest. Small budgets are cheap to
     // refute, whereas a search within `len - 2` of a short mate can wander into long lines.
-    if len <= BOTTOM_UP_LIMIT {
+    if len <= EXHAUSTIVE_PLIES {
         let mut b = shortest;
         while b < len {
             let cap = until(search);

@@ -15,6 +15,10 @@ use super::pn::PnDn;
 use crate::hand::Hand;
 use crate::moves::Move;
 
+/// Entries looked at to estimate the fill: about a thousand clusters, enough for a percentage
+/// and cheap enough for every progress report.
+const FILL_SAMPLE: usize = 16_000;
+
 /// Entries per cluster. A board reached with many different hands needs several entries, and
 /// proofs must not be crowded out by them, so clusters are wide; the keys sit together so that
 /// a probe reads only two cache lines unless it finds the board.
@@ -269,7 +273,7 @@ impl Table {
 
     /// Fraction of entries in use by this search, estimated from the first clusters.
     pub fn fill(&self) -> f64 {
-        let sample = self.entries.len().min(16_000);
+        let sample = self.entries.len().min(FILL_SAMPLE);
         let used = self.entries[..sample]
             .iter()
             .filter(|e| e[GENERATION] == self.generation)
