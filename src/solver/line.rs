@@ -492,3 +492,61 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         Some(sub)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::monitor::Limits;
+    use crate::solver::plies::NO_LIMIT;
+    use crate::solver::tt::Table;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    fn limits() -> Limits<'static> {
+        Limits {
+            nodes: None,
+            time: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            max_depth: 64,
+            progress_every: Duration::from_secs(3600),
+            progress: None,
+        }
+    }
+
+    /// The 古典3手詰 of the README: ▲５二角成 △同　銀左 ▲４二銀打, mate in 3. After a proof,
+    /// the walk at the proven length gives exactly that line, exact, and with alternatives
+    /// every defender reply listed.
+    #[test]
+    fn walks_the_known_main_line_of_a_mate_in_three() {
+        let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&mut table, pos.side_to_move(), limits());
+        let v = search.solve_node(&pos, NodeKind::Or, 0, NO_LIMIT);
+        assert_eq!(v.pn, 0, "a mate");
+        let w = extract_line(&mut search, &pos, &[], 3, true, true, 1_000_000).expect("a line");
+        assert_eq!(
+            crate::japanese_line(&pos, &w.moves).join(" "),
+            "▲５二角成 △同　銀左 ▲４二銀打"
+        );
+        assert!(w.exact && w.budget == 3 && w.hand_left.is_empty());
+        assert_eq!(w.choices.len(), 1);
+        assert_eq!(w.choices[0].ply, 2);
+        let replies = &w.choices[0].replies;
+        assert_eq!(
+            replies.len(),
+            pos_after(&pos, &w.moves[..1]).evasions().len()
+        );
+        // A budget one mate too short for the walk gives no line.
+        assert!(quick_line(&mut search, &pos, &[], 1).is_none());
+    }
+
+    fn pos_after(pos: &Position, moves: &[Move]) -> Position {
+        let mut p = pos.clone();
+        for &m in moves {
+            p.play_unchecked(m);
+        }
+        p
+    }
+}
