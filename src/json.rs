@@ -38,7 +38,7 @@
 //! | `intended_moves` | array or null | the intended line as given |
 //! | `hand_left` | string | the attacker's hand at the end of the line checked |
 //! | `flaws` | array of objects | `kind` ([`crate::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`, `detail`: see [`Flaw`] |
-//! | `undecided` | array of objects | `ply`, `move` (or null), `question`, `reason` |
+//! | `undecided` | array of objects | `ply`, `move` (or null), `kind` ([`crate::Question::name`]), `question`, `reason` |
 //! | `nodes`, `time_ms` | integers | counters over the whole check |
 //!
 //! ## A problem that could not be read: an [`ErrorRecord`]
@@ -233,12 +233,14 @@ impl Serialize for Undecided {
             ply: usize,
             #[serde(rename = "move")]
             mv: Option<Move>,
+            kind: &'static str,
             question: &'a str,
             reason: String,
         }
         UndecidedJson {
             ply: self.ply,
             mv: self.mv,
+            kind: self.kind.name(),
             question: &self.question,
             reason: self.reason.to_string(),
         }

@@ -84,7 +84,21 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// A USI move that could not be played: malformed, or illegal in the position.
+///
+/// [`Error::source`](std::error::Error::source) gives the wrapped [`ParseMoveError`] or
+/// [`IllegalMove`]. The `Display` message already includes the wrapped error's (it is what
+/// the command-line programs print), so a report that also walks the source chain repeats it.
+///
+/// ```
+/// use std::error::Error;
+/// use tsume::{IllegalMove, Position, UsiMoveError};
+/// let pos = Position::startpos();
+/// let err = pos.parse_usi_move("7g7e").unwrap_err();
+/// assert!(matches!(err, UsiMoveError::Illegal(_, IllegalMove::CannotReach { .. })));
+/// assert!(err.source().is_some());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UsiMoveError {
     /// Not a well-formed USI move.
     Syntax(ParseMoveError),
@@ -101,7 +115,14 @@ impl fmt::Display for UsiMoveError {
     }
 }
 
-impl std::error::Error for UsiMoveError {}
+impl std::error::Error for UsiMoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            UsiMoveError::Syntax(e) => Some(e),
+            UsiMoveError::Illegal(_, why) => Some(why),
+        }
+    }
+}
 
 impl Position {
     /// Checks `mv` against every rule and says why it is illegal.

@@ -123,7 +123,9 @@ impl Move {
     /// Parses a move in USI notation: `7g7f`, `8h2b+`, `P*5e`. This only checks the syntax;
     /// [`Position::parse_usi_move`](crate::Position::parse_usi_move) also checks legality.
     pub fn from_usi(s: &str) -> Result<Move, ParseMoveError> {
-        let err = || ParseMoveError(s.to_string());
+        let err = || ParseMoveError {
+            input: s.to_string(),
+        };
         let b = s.as_bytes();
         if b.len() == 4 && b[1] == b'*' {
             let c = b[0] as char;
@@ -184,15 +186,31 @@ impl std::str::FromStr for Move {
 }
 
 /// A USI move string that is not well formed.
+///
+/// ```
+/// use tsume::Move;
+/// let err = Move::from_usi("7g7z").unwrap_err();
+/// assert_eq!(err.input(), "7g7z");
+/// assert_eq!(err.to_string(), r#"invalid usi move "7g7z" (expected e.g. 7g7f, 8h2b+ or P*5e)"#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseMoveError(pub String);
+pub struct ParseMoveError {
+    input: String,
+}
+
+impl ParseMoveError {
+    /// The string that could not be read as a move.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+}
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "invalid usi move {:?} (expected e.g. 7g7f, 8h2b+ or P*5e)",
-            self.0
+            self.input
         )
     }
 }

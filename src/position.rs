@@ -172,9 +172,10 @@ impl Position {
     }
 
     /// The board key, hand key and `color`'s hand after the legal move `mv`, without making
-    /// it (for table look-ups of children).
+    /// it (for the solver's table look-ups of children). Crate-private: it trusts `mv` and
+    /// panics when `mv` moves from an empty square or promotes a piece that cannot.
     #[inline]
-    pub fn keys_after(&self, mv: Move, color: Color) -> (u64, u64, Hand) {
+    pub(crate) fn keys_after(&self, mv: Move, color: Color) -> (u64, u64, Hand) {
         let us = self.side;
         let to = mv.to();
         let mut board = self.board_key ^ zobrist::side_key();

@@ -300,7 +300,8 @@ fn questions_cut_short_are_undecided_never_sound() {
 #[test]
 fn a_transposition_at_the_same_ply_is_a_second_solution() {
     // Karolina, ply 7: 5a3a+ is played; 5a3a (no promotion) is captured the same way and the
-    // same position follows at the same ply: no extra moves, so not a detour but 余詰 (§3).
+    // same position follows at the same ply: no extra moves, so not a detour but 余詰
+    // (tsume::rules, the flaws).
     let pos = Position::from_sfen(KAROLINA).unwrap();
     let mut solver = solver(300_000);
     let report = solver.check(&pos, None);

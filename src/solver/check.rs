@@ -3,7 +3,7 @@
 //! A problem is sound when its main line ends in mate with the attacker's hand empty and no
 //! other attacker move along it also mates. [`Solver::check`] solves the problem, then walks
 //! the line (the composer's intended line, 作意, when one is given, else the solver's main
-//! line) ply by ply and asks the questions of the rules document's §3 with bounded searches on
+//! line) ply by ply and asks the questions of [the rules](crate::rules#flaws-the-checker-reports) with bounded searches on
 //! the solver's table:
 //!
 //! - at each attacker ply but the last, does another check force mate (余詰)? A search that
@@ -19,11 +19,16 @@
 //! A question that its share of nodes cannot settle is reported as [`Undecided`], and the
 //! verdict is then [`Verdict::Undecided`] unless a fatal flaw was found anyway.
 
+use super::config::SolverConfig;
 use super::futile;
-use super::pv::Within;
-use super::search::{Limits, Search};
-use super::tt::{NO_LIMIT, Table};
-use super::{MateLine, Outcome, Solver, SolverConfig, Stats, StopReason, shorten, verify_mate};
+use super::line;
+use super::monitor::Limits;
+use super::outcome::{MateLine, Outcome, Progress, Stats, StopReason};
+use super::plies::NO_LIMIT;
+use super::search::{NodeKind, Search, Within};
+use super::shortest::{self, shorten};
+use super::tt::Table;
+use super::verify::verify_mate;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
@@ -32,7 +37,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// The kinds of flaw the checker reports (rules document §3).
+/// The kinds of flaw the checker reports ([the rules](crate::rules#flaws-the-checker-reports)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FlawKind {
@@ -135,8 +140,59 @@ pub struct Flaw {
     pub length_exact: bool,
     /// Plies from [`Flaw::ply`] to the end of the line checked, for comparison.
     pub line_length: Option<u32>,
-    /// A sentence saying what is wrong.
+    /// A sentence saying what is wrong, for people; everything it says is also in the other
+    /// fields (match on [`Flaw::kind`]).
     pub detail: String,
+}
+
+/// Which question of the checker was left undecided: something to match on beside
+/// [`Undecided::question`], the sentence for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Question {
+    /// Is there a mate at all?
+    Mate,
+    /// Is the main line's length the shortest mate?
+    MainLineShortest,
+    /// Is every defence of the main line the longest (does its line realise its length)?
+    MainLineDefences,
+    /// The plies from here on were not examined (the whole check's limits ran out).
+    NotExamined,
+    /// Is there a shorter mate than the rest of the intended line (早詰)?
+    ShorterMate,
+    /// Does this check also force mate (余詰)?
+    AlternativeMate,
+    /// Does this check force mate other than by rejoining the line (a detour)?
+    AlternativeAvoidingLine,
+    /// Is this defence as long as the line, or shorter (変同 / 変長)?
+    DefenceLength,
+    /// Does this equally long defence end with no pieces left over (変同)?
+    EqualLengthPieces,
+    /// How long does this longer defence last (変長)?
+    LongerDefence,
+    /// Is this interposition of the intended line futile (無駄合)?
+    FutileInterposition,
+}
+
+impl Question {
+    /// The name used in JSON output: `mate`, `main_line_shortest`, `main_line_defences`,
+    /// `not_examined`, `shorter_mate`, `alternative_mate`, `alternative_avoiding_line`,
+    /// `defence_length`, `equal_length_pieces`, `longer_defence`, `futile_interposition`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Question::Mate => "mate",
+            Question::MainLineShortest => "main_line_shortest",
+            Question::MainLineDefences => "main_line_defences",
+            Question::NotExamined => "not_examined",
+            Question::ShorterMate => "shorter_mate",
+            Question::AlternativeMate => "alternative_mate",
+            Question::AlternativeAvoidingLine => "alternative_avoiding_line",
+            Question::DefenceLength => "defence_length",
+            Question::EqualLengthPieces => "equal_length_pieces",
+            Question::LongerDefence => "longer_defence",
+            Question::FutileInterposition => "futile_interposition",
+        }
+    }
 }
 
 /// A question the checker could not settle within its limits.
@@ -146,7 +202,9 @@ pub struct Undecided {
     pub ply: usize,
     /// The alternative move in question, if any.
     pub mv: Option<Move>,
-    /// What was asked.
+    /// Which question.
+    pub kind: Question,
+    /// What was asked, as a sentence (with the lengths concerned).
     pub question: String,
     /// Why it was not settled.
     pub reason: StopReason,
@@ -214,8 +272,9 @@ impl Report {
     }
 }
 
-/// Per-question node share when none is configured: at least this many.
-const MIN_QUESTION_NODES: u64 = 1_000_000;
+/// The share of a question that shortens a second solution found on the side table: a
+/// quarter, since the length of a 余詰 is a detail beside the fact that it mates.
+const DETOUR_SHORTEN_SHARE: u64 = 4;
 
 /// The positions and keys along a line.
 struct Walk {
@@ -253,196 +312,191 @@ struct Checker<'s, 'a> {
     intended: bool,
 }
 
-impl Solver {
-    /// Checks a composed problem for soundness: solves it, then looks for every flaw of the
-    /// rules document's §3 along the line (the intended line when given, else the main line).
-    ///
-    /// The node and time limits of the [`SolverConfig`](super::SolverConfig) apply to the
-    /// whole check; each question (one alternative move) may search at most
-    /// [`SolverConfig::question_node_limit`](super::SolverConfig::question_node_limit)
-    /// nodes, after which it is reported as undecided. Searches share this solver's table; the
-    /// searches for a second solution that must avoid the line use a second table of half the
-    /// size, allocated on first use and kept for the next check.
-    ///
-    /// ```
-    /// use tsume::{FlawKind, Position, Solver, SolverConfig, Verdict};
-    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
-    /// // Mate in 1 by G*5b, but the attacker holds a second gold that is never used.
-    /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G")?;
-    /// let report = solver.check(&pos, None);
-    /// assert_eq!(report.verdict, Verdict::Unsound);
-    /// assert!(report.flaws.iter().any(|f| f.kind == FlawKind::PiecesLeftOver));
-    /// # Ok::<(), tsume::SfenError>(())
-    /// ```
-    pub fn check(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
-        let pos = pos.clone();
-        let intended = intended.map(<[Move]>::to_vec);
-        self.on_search_thread(move |solver| solver.check_here(&pos, intended.as_deref()))
+/// The check of [`Solver::check`](super::Solver::check): solve, then ask every question along the line.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run(
+    table: &mut Table,
+    side_table: &mut Option<Table>,
+    config: &SolverConfig,
+    stop: &Arc<AtomicBool>,
+    progress: Option<&mut (dyn FnMut(&Progress) + Send + 'static)>,
+    pos: &Position,
+    intended: Option<&[Move]>,
+) -> Report {
+    if let Some(side) = side_table.as_mut() {
+        // Its entries were found under another problem's exclusions.
+        side.new_search();
     }
+    let limits = config.limits(stop, progress);
+    let mut search = Search::new(table, pos.side_to_move(), limits);
+    let mut flaws = Vec::new();
+    let mut undecided = Vec::new();
 
-    fn check_here(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
-        if let Some(side) = self.side.as_mut() {
-            // Its entries were found under another problem's exclusions.
-            side.new_search();
-        }
-        let config = &self.config;
-        let limits = config.limits(&self.stop, self.progress.as_deref_mut());
-        let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
-        let mut flaws = Vec::new();
-        let mut undecided = Vec::new();
-
-        let given = intended.map(<[Move]>::to_vec);
-        // The intended line must be a mating line; if not, the problem is still solved.
-        let intended = match intended {
-            Some(moves) => match verify_mate(pos, moves) {
-                Ok(()) => Some(moves.to_vec()),
-                Err(e) => {
-                    let (ply, mv) = e.place(moves.len());
-                    flaws.push(Flaw {
-                        kind: FlawKind::InvalidIntendedLine,
-                        ply,
-                        moves: mv.into_iter().collect(),
-                        length: None,
-                        length_exact: false,
-                        line_length: Some(moves.len() as u32),
-                        detail: format!("the intended line is not a mate: {e}"),
-                    });
-                    None
-                }
-            },
-            None => None,
-        };
-
-        let outcome = Self::outcome(
-            &mut search,
-            pos,
-            NO_LIMIT,
-            config.shortest_nodes,
-            false,
-            config.shortcuts,
-        );
-        let main_line = match outcome {
-            Outcome::Mate(line) => Some(line),
-            Outcome::NoMate => {
+    let given = intended.map(<[Move]>::to_vec);
+    // The intended line must be a mating line; if not, the problem is still solved.
+    let intended = match intended {
+        Some(moves) => match verify_mate(pos, moves) {
+            Ok(()) => Some(moves.to_vec()),
+            Err(e) => {
+                let (ply, mv) = e.place(moves.len());
                 flaws.push(Flaw {
-                    kind: FlawKind::NoMate,
-                    ply: 1,
-                    moves: Vec::new(),
+                    kind: FlawKind::InvalidIntendedLine,
+                    ply,
+                    moves: mv.into_iter().collect(),
                     length: None,
                     length_exact: false,
-                    line_length: None,
-                    detail: "the position has no forced mate".into(),
+                    line_length: Some(moves.len() as u32),
+                    detail: format!("the intended line is not a mate: {e}"),
                 });
                 None
             }
-            Outcome::Unknown(reason) => {
+        },
+        None => None,
+    };
+
+    let outcome = shortest::outcome(
+        &mut search,
+        pos,
+        NO_LIMIT,
+        config.get_shortest_node_limit(),
+        false,
+        config.get_shortcuts(),
+    );
+    let main_line = match outcome {
+        Outcome::Mate(line) => Some(line),
+        Outcome::NoMate => {
+            flaws.push(Flaw {
+                kind: FlawKind::NoMate,
+                ply: 1,
+                moves: Vec::new(),
+                length: None,
+                length_exact: false,
+                line_length: None,
+                detail: "the position has no forced mate".into(),
+            });
+            None
+        }
+        Outcome::Unknown(reason) => {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                kind: Question::Mate,
+                question: "is there a mate?".into(),
+                reason,
+            });
+            None
+        }
+    };
+    let cap = config
+        .get_question_node_limit()
+        .unwrap_or(search.nodes().max(SolverConfig::MIN_QUESTION_NODES));
+    // A futile interposition (無駄合) is never played in a tsume line.
+    let intended = match intended {
+        Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves, cap) {
+            Some((ply, mv, false)) => {
+                // Not settled: the line is still checked, and the verdict stays undecided.
                 undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: "is there a mate?".into(),
-                    reason,
+                    ply,
+                    mv: Some(mv),
+                    kind: Question::FutileInterposition,
+                    question: "is this interposition of the intended line futile (無駄合)?".into(),
+                    reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
+                });
+                Some(moves)
+            }
+            Some((ply, mv, true)) => {
+                flaws.push(Flaw {
+                    kind: FlawKind::InvalidIntendedLine,
+                    ply,
+                    moves: vec![mv],
+                    length: None,
+                    length_exact: false,
+                    line_length: Some(moves.len() as u32),
+                    detail: "the intended line plays a futile interposition (無駄合), which \
+                             a tsume line leaves out together with its capture"
+                        .into(),
                 });
                 None
             }
-        };
-        let cap = self
-            .config
-            .question_nodes
-            .unwrap_or(search.nodes.max(MIN_QUESTION_NODES));
-        // A futile interposition (無駄合) is never played in a tsume line.
-        let intended = match intended {
-            Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves) {
-                Some((ply, mv)) => {
-                    flaws.push(Flaw {
-                        kind: FlawKind::InvalidIntendedLine,
-                        ply,
-                        moves: vec![mv],
-                        length: None,
-                        length_exact: false,
-                        line_length: Some(moves.len() as u32),
-                        detail: "the intended line plays a futile interposition (無駄合), which \
-                                 a tsume line leaves out together with its capture"
-                            .into(),
-                    });
-                    None
-                }
-                None => Some(moves),
-            },
-            other => other,
-        };
-        let (line, checked_intended) = match (&intended, &main_line) {
-            (Some(moves), _) => (moves.clone(), true),
-            (None, Some(ml)) => (ml.moves().to_vec(), false),
-            (None, None) => (Vec::new(), false),
-        };
-        let mut hand_left = Hand::EMPTY;
-        if let (false, Some(ml)) = (checked_intended, &main_line) {
-            if !ml.is_main_line() {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: format!(
-                        "the main line is a mate in at most {} but the line shown has {} \
-                         plies: which defence is the longest?",
-                        ml.length(),
-                        ml.line_len()
-                    ),
-                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
-                });
-            }
-            if !ml.shortest_proven() {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: "is the main line's length the shortest mate?".into(),
-                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
-                });
-            } else if !ml.exact() {
-                undecided.push(Undecided {
-                    ply: 1,
-                    mv: None,
-                    question: "is every defence of the main line the longest?".into(),
-                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
-                });
-            }
+            None => Some(moves),
+        },
+        other => other,
+    };
+    let (line, checked_intended) = match (&intended, &main_line) {
+        (Some(moves), _) => (moves.clone(), true),
+        (None, Some(ml)) => (ml.moves().to_vec(), false),
+        (None, None) => (Vec::new(), false),
+    };
+    let mut hand_left = Hand::EMPTY;
+    if let (false, Some(ml)) = (checked_intended, &main_line) {
+        if !ml.is_main_line() {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                kind: Question::MainLineDefences,
+                question: format!(
+                    "the main line is a mate in at most {} but the line shown has {} \
+                     plies: which defence is the longest?",
+                    ml.length(),
+                    ml.line_len()
+                ),
+                reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
+            });
         }
-        if !line.is_empty() {
-            let mut checker = Checker {
-                search: &mut search,
-                side: &mut self.side,
-                cap,
-                config,
-                stop: &self.stop,
-                flaws,
-                undecided,
-                intended: checked_intended,
-            };
-            hand_left = checker.examine(pos, &line, checked_intended);
-            flaws = checker.flaws;
-            undecided = checker.undecided;
+        if !ml.shortest_proven() {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                kind: Question::MainLineShortest,
+                question: "is the main line's length the shortest mate?".into(),
+                reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
+            });
+        } else if !ml.exact() {
+            undecided.push(Undecided {
+                ply: 1,
+                mv: None,
+                kind: Question::MainLineDefences,
+                question: "is every defence of the main line the longest?".into(),
+                reason: search.aborted().unwrap_or(StopReason::QuestionLimit),
+            });
         }
-        // The intended line's own errors first (their plies count along that line), then
-        // the flaws of the line checked, in ply order.
-        flaws.sort_by_key(|f| (f.kind != FlawKind::InvalidIntendedLine, f.ply));
-        let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
-            Verdict::Unsound
-        } else if !undecided.is_empty() {
-            Verdict::Undecided
-        } else {
-            Verdict::Sound
-        };
-        let stats = Stats::of(&search);
-        Report {
-            verdict,
-            line,
-            checked_intended,
-            intended: given,
-            main_line,
-            hand_left,
+    }
+    if !line.is_empty() {
+        let mut checker = Checker {
+            search: &mut search,
+            side: side_table,
+            cap,
+            config,
+            stop,
             flaws,
             undecided,
-            stats,
-        }
+            intended: checked_intended,
+        };
+        hand_left = checker.examine(pos, &line, checked_intended);
+        flaws = checker.flaws;
+        undecided = checker.undecided;
+    }
+    // The intended line's own errors first (their plies count along that line), then
+    // the flaws of the line checked, in ply order.
+    flaws.sort_by_key(|f| (f.kind != FlawKind::InvalidIntendedLine, f.ply));
+    let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
+        Verdict::Unsound
+    } else if !undecided.is_empty() {
+        Verdict::Undecided
+    } else {
+        Verdict::Sound
+    };
+    let stats = search.stats();
+    Report {
+        verdict,
+        line,
+        checked_intended,
+        intended: given,
+        main_line,
+        hand_left,
+        flaws,
+        undecided,
+        stats,
     }
 }
 
@@ -455,11 +509,12 @@ impl Checker<'_, '_> {
         let attacker = root.side_to_move();
         let mut shorter_before = false;
         for (k, &mv) in line.iter().enumerate() {
-            if self.search.aborted.is_some() {
-                let reason = self.search.aborted.clone().expect("aborted");
+            if self.search.aborted().is_some() {
+                let reason = self.search.aborted().expect("aborted");
                 self.undecided.push(Undecided {
                     ply: k + 1,
                     mv: None,
+                    kind: Question::NotExamined,
                     question: "the plies from here on were not examined".into(),
                     reason,
                 });
@@ -500,12 +555,12 @@ impl Checker<'_, '_> {
     /// The shortest mate from `pos` (an attacker node on `path`), proven mated in `found`
     /// plies, with one question's share of nodes; and whether it is proven shortest.
     fn shortest(&mut self, pos: &Position, path: &[u64], found: u16) -> (u16, bool) {
-        let stop_at = self.search.nodes.saturating_add(self.cap);
+        let stop_at = self.search.nodes().saturating_add(self.cap);
         let s = shorten(
             self.search,
             pos,
             path,
-            true,
+            NodeKind::Or,
             found,
             stop_at,
             self.cap,
@@ -514,15 +569,12 @@ impl Checker<'_, '_> {
         (s.len, s.minimal)
     }
 
-    fn undecided(&mut self, ply: usize, mv: Option<Move>, question: String) {
-        let reason = self
-            .search
-            .aborted
-            .clone()
-            .unwrap_or(StopReason::QuestionLimit);
+    fn undecided(&mut self, ply: usize, mv: Option<Move>, kind: Question, question: String) {
+        let reason = self.search.aborted().unwrap_or(StopReason::QuestionLimit);
         self.undecided.push(Undecided {
             ply,
             mv,
+            kind,
             question,
             reason,
         });
@@ -543,13 +595,14 @@ impl Checker<'_, '_> {
         let path = &walk.keys[..k];
         let found = match self
             .search
-            .within(pos, true, rest - 2, path, Some(self.cap))
+            .within(pos, NodeKind::Or, rest - 2, path, Some(self.cap))
         {
             Within::No => return None,
             Within::Unknown => {
                 self.undecided(
                     k + 1,
                     None,
+                    Question::ShorterMate,
                     format!("is there a mate in {} or fewer?", rest - 2),
                 );
                 return None;
@@ -560,14 +613,18 @@ impl Checker<'_, '_> {
         let (len, exact) = self.shortest(pos, path, found);
         let mut first = None;
         // One share of nodes for finding the first move, over all the checks.
-        let until = self.search.nodes.saturating_add(self.cap);
+        let until = self.search.nodes().saturating_add(self.cap);
         for mv in pos.check_moves() {
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            let left = until.saturating_sub(self.search.nodes).max(1);
-            let w = self
-                .search
-                .within(&c, false, len as i32 - 1, &walk.keys[..=k], Some(left));
+            let left = until.saturating_sub(self.search.nodes()).max(1);
+            let w = self.search.within(
+                &c,
+                NodeKind::And,
+                len as i32 - 1,
+                &walk.keys[..=k],
+                Some(left),
+            );
             if let Within::Yes(_) = w {
                 first = Some(mv);
                 break;
@@ -636,11 +693,16 @@ impl Checker<'_, '_> {
             }
             match self
                 .search
-                .within(&c, false, NO_LIMIT as i32, path, Some(self.cap))
+                .within(&c, NodeKind::And, NO_LIMIT as i32, path, Some(self.cap))
             {
                 Within::No => continue,
                 Within::Unknown => {
-                    self.undecided(k + 1, Some(mv), "does this check also force mate?".into());
+                    self.undecided(
+                        k + 1,
+                        Some(mv),
+                        Question::AlternativeMate,
+                        "does this check also force mate?".into(),
+                    );
                     continue;
                 }
                 Within::Yes(_) => {}
@@ -664,6 +726,7 @@ impl Checker<'_, '_> {
                 None => self.undecided(
                     k + 1,
                     Some(mv),
+                    Question::AlternativeAvoidingLine,
                     "does this check force mate other than by rejoining the line?".into(),
                 ),
             }
@@ -687,9 +750,12 @@ impl Checker<'_, '_> {
         let limits = Limits {
             nodes: self
                 .config
-                .node_limit
-                .map(|n| n.saturating_sub(self.search.nodes)),
-            time: self.config.time_limit.map(|t| t.saturating_sub(spent)),
+                .get_node_limit()
+                .map(|n| n.saturating_sub(self.search.nodes())),
+            time: self
+                .config
+                .get_time_limit()
+                .map(|t| t.saturating_sub(spent)),
             ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);
@@ -703,28 +769,31 @@ impl Checker<'_, '_> {
         );
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
-        let v = side_search.solve_until(child, false, depth, NO_LIMIT, self.cap);
+        let v = side_search.solve_until(child, NodeKind::And, depth, NO_LIMIT, self.cap);
         let result = match v {
-            Some(v) if side_search.aborted.is_none() && v.pn == 0 => {
-                let stop_at = side_search.nodes.saturating_add(self.cap / 4);
+            Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
+                let share = self.cap / DETOUR_SHORTEN_SHARE;
+                let stop_at = side_search.nodes().saturating_add(share);
                 let s = shorten(
                     &mut side_search,
                     child,
                     &walk.keys[..=k],
-                    false,
+                    NodeKind::And,
                     v.len,
                     stop_at,
-                    self.cap / 4,
+                    share,
                     false,
                 );
-                Some(Some((s.len, s.minimal && side_search.aborted.is_none())))
+                Some(Some((s.len, s.minimal && side_search.aborted().is_none())))
             }
-            Some(v) if side_search.aborted.is_none() && v.dn == 0 && !side_search.depth_limited => {
+            Some(v)
+                if side_search.aborted().is_none() && v.dn == 0 && !side_search.depth_limited() =>
+            {
                 Some(None)
             }
             _ => None,
         };
-        let used = side_search.nodes;
+        let used = side_search.nodes();
         drop(side_search);
         self.search.add_nodes(used);
         result
@@ -747,15 +816,15 @@ impl Checker<'_, '_> {
                 .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
             let cap = Some(self.cap);
             // Shorter than the line (or futile, refuted by its capture as soon): nothing to say.
-            let short = self.search.within(&c, true, rest - 3, path, cap);
+            let short = self.search.within(&c, NodeKind::Or, rest - 3, path, cap);
             let q_short = match &capture {
-                Some(q) => self.search.within(q, false, rest, path, cap),
+                Some(q) => self.search.within(q, NodeKind::And, rest, path, cap),
                 None => Within::No,
             };
             if matches!(short, Within::Yes(_)) || matches!(q_short, Within::Yes(_)) {
                 continue;
             }
-            let same = self.search.within(&c, true, rest - 1, path, cap);
+            let same = self.search.within(&c, NodeKind::Or, rest - 1, path, cap);
             match (short, q_short, same) {
                 (Within::No, Within::No, Within::Yes(_)) => {
                     self.equal_length(walk, k, mv, &c, rest)
@@ -764,6 +833,7 @@ impl Checker<'_, '_> {
                 _ => self.undecided(
                     k + 1,
                     Some(mv),
+                    Question::DefenceLength,
                     format!("is this defence as long as the line ({rest} plies)?"),
                 ),
             }
@@ -773,9 +843,15 @@ impl Checker<'_, '_> {
     /// A reply as long as the line: 変同 if its line leaves the attacker no pieces.
     fn equal_length(&mut self, walk: &Walk, k: usize, mv: Move, child: &Position, rest: i32) {
         let path = &walk.keys[..=k];
-        let line = self
-            .search
-            .extract_line(child, path, (rest - 1) as u16, true, false, self.cap);
+        let line = line::extract_line(
+            self.search,
+            child,
+            path,
+            (rest - 1) as u16,
+            true,
+            false,
+            self.cap,
+        );
         match line {
             Some(w) if w.hand_left.total() == 0 => {
                 let mut moves = vec![mv];
@@ -794,6 +870,7 @@ impl Checker<'_, '_> {
             _ => self.undecided(
                 k + 1,
                 Some(mv),
+                Question::EqualLengthPieces,
                 "does this equally long defence end with no pieces left over?".into(),
             ),
         }
@@ -804,7 +881,7 @@ impl Checker<'_, '_> {
         let path = &walk.keys[..=k];
         match self
             .search
-            .within(child, true, NO_LIMIT as i32, path, Some(self.cap))
+            .within(child, NodeKind::Or, NO_LIMIT as i32, path, Some(self.cap))
         {
             Within::Yes(found) => {
                 let (len, exact) = self.shortest(child, path, found);
@@ -814,6 +891,7 @@ impl Checker<'_, '_> {
                     self.undecided(
                         k + 1,
                         Some(mv),
+                        Question::MainLineDefences,
                         format!(
                             "this defence lasts {}{} plies, longer than the solver's line \
                              ({rest}): which defence is the longest?",
@@ -849,6 +927,7 @@ impl Checker<'_, '_> {
             Within::Unknown => self.undecided(
                 k + 1,
                 Some(mv),
+                Question::LongerDefence,
                 "how long does this defence last (longer than the line)?".into(),
             ),
         }
@@ -856,13 +935,15 @@ impl Checker<'_, '_> {
 }
 
 /// The first defender move of `moves` (a verified mating line from `root`) that is a futile
-/// interposition: its capture position is mated as soon as the line goes on after it. The
-/// 1-based ply and the move.
+/// interposition: its capture position is mated as soon as the line goes on after it, each
+/// question searched with at most `cap` nodes. The 1-based ply, the move, and whether it was
+/// shown futile (true) or the question could not be settled (false).
 fn futile_in_line(
     search: &mut Search<'_>,
     root: &Position,
     moves: &[Move],
-) -> Option<(usize, Move)> {
+    cap: u64,
+) -> Option<(usize, Move, bool)> {
     let walk = Walk::new(root, moves);
     let n = moves.len();
     for k in (1..n).step_by(2) {
@@ -879,8 +960,10 @@ fn futile_in_line(
         };
         // The reply is worth (n - k) plies in the line; its capture position no more.
         let rest = (n - k) as i32;
-        if let Within::Yes(_) = search.within(&q, false, rest, &walk.keys[..=k], Some(100_000)) {
-            return Some((k + 1, mv));
+        match search.within(&q, NodeKind::And, rest, &walk.keys[..=k], Some(cap)) {
+            Within::Yes(_) => return Some((k + 1, mv, true)),
+            Within::Unknown => return Some((k + 1, mv, false)),
+            Within::No => {}
         }
     }
     None

@@ -1,6 +1,6 @@
 //! Futile interpositions (無駄合, mudaai): the positions the definition compares.
 //!
-//! The definition this crate implements (also in the README):
+//! The definition this crate implements ([`crate::rules`] has it with the other rules):
 //!
 //! * An **interposition** (合駒) is a defender reply, by drop or by moving a piece other than
 //!   the king (移動合), onto a square strictly between the king and a single checker that gives

@@ -1,4 +1,7 @@
-//! Proof and disproof numbers with saturating arithmetic.
+//! Proof and disproof numbers with saturating arithmetic, and a node's value (its numbers,
+//! proof or disproof hand, mate length or disproof depth).
+
+use crate::hand::Hand;
 
 /// A proof or disproof number. [`INF`] marks a solved node (pn = 0 and dn = INF for a proof,
 /// the reverse for a disproof); ordinary values saturate at [`INF_1`].
@@ -37,6 +40,54 @@ pub(crate) fn remaining_threshold(th: PnDn, total: PnDn, part: PnDn) -> PnDn {
     }
     let v = th as i64 - total as i64 + part as i64;
     v.clamp(part as i64 + 1, INF_1 as i64) as PnDn
+}
+
+/// The pn/dn pair of a proven node.
+pub(crate) const PROVEN: (PnDn, PnDn) = (0, INF);
+/// The pn/dn pair of a disproven node.
+pub(crate) const DISPROVEN: (PnDn, PnDn) = (INF, 0);
+
+/// A node's value as its parent sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Value {
+    pub pn: PnDn,
+    pub dn: PnDn,
+    /// Proof hand if proven, disproof hand if disproven, else the hand searched.
+    pub hand: Hand,
+    /// Mate length (plies) below a proven node; for a disproven node, the number of plies
+    /// within which there is no mate ([`NO_LIMIT`]: none at all).
+    pub len: u16,
+    /// The disproof rests on a repetition on the current path: valid on this path only.
+    pub rep: bool,
+}
+
+impl Value {
+    pub fn proven(hand: Hand, len: u16) -> Value {
+        let (pn, dn) = PROVEN;
+        Value {
+            pn,
+            dn,
+            hand,
+            len,
+            rep: false,
+        }
+    }
+    pub fn disproven(hand: Hand, rep: bool, depth: u16) -> Value {
+        let (pn, dn) = DISPROVEN;
+        Value {
+            pn,
+            dn,
+            hand,
+            len: depth,
+            rep,
+        }
+    }
+    pub fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+    pub fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
 }
 
 #[cfg(test)]

@@ -3,284 +3,86 @@
 //! test at new children, proof and disproof hands, delayed expansion of interposition drops,
 //! and path-dependent handling of repetitions.
 
+use super::expansion::{
+    Child, Children, DROP_ORDER, Summary, effective, initial_and_pn, proof_route, summarize,
+};
 use super::futile;
 use super::hands;
-use super::pn::{INF, INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
-use super::tt::{DISPROVEN, NO_LIMIT, PROVEN, Table};
-use super::{Progress, StopReason};
+use super::monitor::{Limits, Monitor};
+use super::outcome::{Stats, StopReason};
+use super::path::Path;
+use super::plies::{NO_LIMIT, dec, inc};
+use super::pn::Value;
+use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
+use super::tt::Table;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, PieceKind, Square};
-use ahash::{AHashMap, AHashSet};
+use crate::types::{Color, Square};
+use ahash::AHashMap;
 use smallvec::SmallVec;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// A node's value as its parent sees it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Value {
-    pub pn: PnDn,
-    pub dn: PnDn,
-    /// Proof hand if proven, disproof hand if disproven, else the hand searched.
-    pub hand: Hand,
-    /// Mate length (plies) below a proven node; for a disproven node, the number of plies
-    /// within which there is no mate ([`NO_LIMIT`]: none at all).
-    pub len: u16,
-    /// The disproof rests on a repetition on the current path: valid on this path only.
-    pub rep: bool,
+/// Whether a position is mated within a number of plies, as far as one decision could tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Within {
+    Yes(u16),
+    No,
+    Unknown,
 }
 
-impl Value {
-    fn proven(hand: Hand, len: u16) -> Value {
-        let (pn, dn) = PROVEN;
-        Value {
-            pn,
-            dn,
-            hand,
-            len,
-            rep: false,
-        }
-    }
-    fn disproven(hand: Hand, rep: bool, depth: u16) -> Value {
-        let (pn, dn) = DISPROVEN;
-        Value {
-            pn,
-            dn,
-            hand,
-            len: depth,
-            rep,
-        }
-    }
-    fn is_proven(&self) -> bool {
-        self.pn == 0
-    }
-    fn is_disproven(&self) -> bool {
-        self.dn == 0
-    }
-}
-
-/// One ply less of budget (an unlimited budget stays unlimited).
-#[inline]
-pub(crate) fn dec(budget: u16) -> u16 {
-    if budget == NO_LIMIT {
-        NO_LIMIT
-    } else {
-        budget.saturating_sub(1)
-    }
-}
-
-/// One ply more of disproof depth (unlimited stays unlimited).
-#[inline]
-fn inc(depth: u16) -> u16 {
-    if depth == NO_LIMIT {
-        NO_LIMIT
-    } else {
-        depth.saturating_add(1).min(NO_LIMIT - 1)
-    }
-}
-
-struct Child {
-    mv: Move,
-    v: Value,
-    /// For an interposition at an AND node: index of its capture position's value in the
-    /// node's list (shared by the drops on one square).
-    q: Option<u8>,
-}
-
-/// A node's children, on the stack for all but the widest nodes.
-type Children = SmallVec<[Child; 24]>;
-
-/// What a node's loop needs from its children. `min` is over the numbers the node minimises
-/// (pn at an OR node, dn at an AND node), with the child that has it (the first on ties) and
-/// the second smallest; `weak` combines the other numbers as a weak sum (Ueda et al. 2008): the
-/// largest plus one per other open child, rather than the plain sum, which counts subtrees
-/// shared in the DAG again and again. Zero when every child is zero there.
-struct Summary {
-    best: usize,
-    min: PnDn,
-    second: PnDn,
-    weak: PnDn,
-}
-
-/// Summarises `children`; `numbers` gives a child's (minimised, weakly summed) pair.
-#[inline]
-fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, PnDn)) -> Summary {
-    let mut out = Summary {
-        best: 0,
-        min: INF,
-        second: INF,
-        weak: 0,
-    };
-    let mut largest: PnDn = 0;
-    let mut open: PnDn = 0;
-    for (i, ch) in children.iter().enumerate() {
-        let (m, w) = numbers(ch);
-        if m < out.min {
-            out.second = out.min;
-            out.min = m;
-            out.best = i;
-        } else if m < out.second {
-            out.second = m;
-        }
-        if w != 0 {
-            largest = largest.max(w);
-            open += 1;
-        }
-    }
-    if open > 0 {
-        out.weak = add(largest, open - 1);
-    }
-    out
-}
-
-/// Order in which same-square interposition drops are expanded, one kind at a time.
-const DROP_ORDER: [PieceKind; 7] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-];
-
-/// Limits and reporting for one search.
-pub(crate) struct Limits<'a> {
-    pub nodes: Option<u64>,
-    pub time: Option<Duration>,
-    pub stop: Arc<AtomicBool>,
-    pub max_depth: u32,
-    pub progress_every: Duration,
-    pub progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+/// The two kinds of node of the attacker-checks-only tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    /// The attacker to move (攻方): one check that mates is enough (an OR of its checks).
+    Or,
+    /// The defender to move (玉方), in check: every reply must be mated (an AND).
+    And,
 }
 
 /// One search over a table.
 pub(crate) struct Search<'a> {
     pub table: &'a mut Table,
     pub attacker: Color,
-    limits: Limits<'a>,
-    /// Full keys (board and hands) of the positions on the current path.
-    path: AHashSet<u64>,
-    /// Order-independent hash of the current path, including the current node.
-    path_hash: u64,
-    /// Disproofs that rest on a repetition, keyed by position and path.
-    rep_table: AHashMap<u64, (Hand, u16)>,
-    pub nodes: u64,
-    start: Instant,
-    next_check: u64,
-    last_progress: Instant,
-    pub aborted: Option<StopReason>,
-    pub depth_limited: bool,
-    /// A node count at which the current sub-search gives up ([`Search::solve_until`]);
-    /// reaching it sets `cap_hit`, not `aborted`.
-    cap_at: Option<u64>,
-    cap_hit: bool,
-    pub root_pn: PnDn,
-    pub root_dn: PnDn,
-    /// Positions (full keys) treated as not mated when reached later than at the ply they
-    /// map to: the uniqueness checker's search for a second solution that does not merely
-    /// come back to the main line.
-    excluded: Option<AHashMap<u64, u32>>,
-}
-
-const REP_TABLE_MAX: usize = 1 << 20;
-const CHECK_EVERY: u64 = 1024;
-
-#[inline]
-fn mix(k: u64) -> u64 {
-    let k = (k ^ (k >> 31)).wrapping_mul(0x7fb5_d329_728e_a185);
-    k ^ (k >> 27)
+    /// Nodes, limits, progress: when to stop.
+    pub monitor: Monitor<'a>,
+    /// The positions on the current path, repetitions and exclusions.
+    path: Path,
 }
 
 impl<'a> Search<'a> {
     pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
-        let now = Instant::now();
         Search {
             table,
             attacker,
-            limits,
-            path: AHashSet::new(),
-            path_hash: 0,
-            rep_table: AHashMap::new(),
-            nodes: 0,
-            start: now,
-            next_check: CHECK_EVERY,
-            last_progress: now,
-            aborted: None,
-            depth_limited: false,
-            cap_at: None,
-            cap_hit: false,
-            root_pn: 1,
-            root_dn: 1,
-            excluded: None,
+            monitor: Monitor::new(limits),
+            path: Path::default(),
         }
+    }
+
+    /// Nodes searched so far.
+    #[inline]
+    pub fn nodes(&self) -> u64 {
+        self.monitor.nodes
+    }
+
+    /// Why the search stopped, if a limit ran out.
+    pub fn aborted(&self) -> Option<StopReason> {
+        self.monitor.aborted.clone()
+    }
+
+    /// Whether a result rested on lines cut at the maximum depth.
+    pub fn depth_limited(&self) -> bool {
+        self.monitor.depth_limited
     }
 
     pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.monitor.elapsed()
     }
 
-    /// Counts a node visit; the limits are looked at every [`CHECK_EVERY`] nodes.
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-    }
-
-    fn check_limits(&mut self) {
-        self.next_check = self.nodes + CHECK_EVERY;
-        if self.cap_at.is_some_and(|c| self.nodes >= c) {
-            self.cap_hit = true;
-        }
-        if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
-                self.aborted = Some(StopReason::NodeLimit);
-            }
-        }
-        if self.limits.stop.load(Ordering::Relaxed) {
-            self.aborted = Some(StopReason::Stopped);
-        }
-        let now = Instant::now();
-        if let Some(t) = self.limits.time {
-            if now.duration_since(self.start) >= t {
-                self.aborted = Some(StopReason::TimeLimit);
-            }
-        }
-        if now.duration_since(self.last_progress) >= self.limits.progress_every {
-            self.last_progress = now;
-            self.report_progress();
-        }
-    }
-
-    pub fn report_progress(&mut self) {
-        let elapsed = self.start.elapsed();
-        let p = Progress {
-            nodes: self.nodes,
-            elapsed,
-            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
-            table_fill: self.table.fill(),
-            root_pn: self.root_pn,
-            root_dn: self.root_dn,
-        };
-        if let Some(cb) = self.limits.progress.as_mut() {
-            cb(&p);
-        }
-    }
-
-    #[inline]
-    fn enter(&mut self, full: u64) {
-        self.path.insert(full);
-        self.path_hash ^= mix(full);
-    }
-
-    #[inline]
-    fn leave(&mut self, full: u64) {
-        self.path.remove(&full);
-        self.path_hash ^= mix(full);
+        self.monitor.count_node(self.table);
     }
 
     /// Treats the positions with these full keys ([`Position::key`]) as not mated when they
@@ -289,43 +91,24 @@ impl<'a> Search<'a> {
     /// that rest on a repetition, and never reach the table; but the table's own proofs do not
     /// know of the exclusion, so a search with exclusions needs a table of its own.
     pub fn exclude(&mut self, keys: AHashMap<u64, u32>) {
-        self.excluded = Some(keys);
+        self.path.exclude(keys);
     }
 
     /// Adds nodes searched elsewhere (another table) to this search's count and limits.
     pub fn add_nodes(&mut self, n: u64) {
-        self.nodes += n;
-        self.check_limits();
-    }
-
-    /// Whether the position with key `full`, reached at `ply`, is excluded.
-    #[inline]
-    fn is_excluded(&self, full: u64, ply: u32) -> bool {
-        self.excluded
-            .as_ref()
-            .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
+        self.monitor.add_nodes(n, self.table);
     }
 
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set_path(&mut self, keys: &[u64]) {
-        self.path.clear();
-        self.path_hash = 0;
-        for &k in keys {
-            self.enter(k);
-        }
+        self.path.set(keys);
     }
 
     /// Records a node's result: solved results that rest on a repetition go to the
     /// path-keyed table, everything else to the transposition table.
     fn record(&mut self, pos: &Position, v: Value, best: Option<Move>, work: u64) {
         if v.rep {
-            if self.rep_table.len() >= REP_TABLE_MAX {
-                self.rep_table.clear();
-            }
-            let own = mix(pos.key());
-            // The path hash includes this node; the key uses its ancestors only.
-            self.rep_table
-                .insert(pos.key() ^ self.path_hash ^ own, (v.hand, v.len));
+            self.path.record_repetition(pos.key(), v.hand, v.len);
             return;
         }
         self.table
@@ -361,14 +144,12 @@ impl<'a> Search<'a> {
         budget: u16,
         ply: u32,
     ) -> (Value, bool) {
-        if self.path.contains(&full) || self.is_excluded(full, ply) {
+        if self.path.contains(full) || self.path.is_excluded(full, ply) {
             return (Value::disproven(hand, true, NO_LIMIT), true);
         }
-        if !self.rep_table.is_empty() {
-            if let Some(&(dh, d)) = self.rep_table.get(&(full ^ self.path_hash)) {
-                if d >= budget {
-                    return (Value::disproven(dh, true, d), true);
-                }
+        if let Some((dh, d)) = self.path.repetition(full) {
+            if d >= budget {
+                return (Value::disproven(dh, true, d), true);
             }
         }
         let p = self.table.probe(board, hand, budget);
@@ -394,7 +175,7 @@ impl<'a> Search<'a> {
     ) -> Value {
         self.count_node();
         let hand = pos.hand(self.attacker);
-        let start_nodes = self.nodes;
+        let start_nodes = self.monitor.nodes;
         let moves = pos.check_moves();
         if moves.is_empty() {
             // No check: disproven at once (0-ply no-mate).
@@ -405,13 +186,13 @@ impl<'a> Search<'a> {
         if budget == 0 {
             return Value::disproven(Hand::FULL, false, 0);
         }
-        if depth >= self.limits.max_depth {
-            self.depth_limited = true;
+        if depth >= self.monitor.max_depth() {
+            self.monitor.depth_limited = true;
             return Value::disproven(hand, true, NO_LIMIT);
         }
         let child_budget = dec(budget);
         let full = pos.key();
-        self.enter(full);
+        self.path.enter(full);
         let mut children = Children::new();
         for &mv in &moves {
             self.table.prefetch(pos.keys_after(mv, self.attacker).0);
@@ -429,20 +210,19 @@ impl<'a> Search<'a> {
                     let ph = hands::proof_before_attack(pos, mv, ph);
                     let v = Value::proven(ph, 1);
                     self.record(pos, v, Some(mv), 1);
-                    self.leave(full);
+                    self.path.leave(full);
                     return v;
                 }
                 v.pn = n;
                 v.dn = 1;
             }
             if v.is_proven() {
-                // Proven through the table (superiority). (Taking the shortest of the proven
-                // children instead of the first was tried: Microcosmos then took 32 M nodes
-                // instead of 25 M for a longer first proof, the others were unchanged.)
+                // Proven through the table (superiority): the first such child is taken, not
+                // the shortest (benches/README.md has the trial).
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.saturating_add(1));
                 self.record(pos, v, Some(mv), 1);
-                self.leave(full);
+                self.path.leave(full);
                 return v;
             }
             children.push(Child { mv, v, q: None });
@@ -464,8 +244,8 @@ impl<'a> Search<'a> {
                 weak: dn,
             } = summarize(&children, |c| (c.v.pn, c.v.dn));
             if depth == 0 {
-                self.root_pn = pn;
-                self.root_dn = dn;
+                self.monitor.root_pn = pn;
+                self.monitor.root_dn = dn;
             }
             if pn == 0 {
                 // Prefer the shortest proof among proven children.
@@ -476,7 +256,7 @@ impl<'a> Search<'a> {
                     .expect("a proven child");
                 let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
                 let v = Value::proven(ph, ch.v.len.saturating_add(1));
-                self.record(pos, v, Some(ch.mv), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(ch.mv), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             if dn == 0 {
@@ -494,10 +274,10 @@ impl<'a> Search<'a> {
                     hands::finish_or_disproof(hand, dh)
                 };
                 let v = Value::disproven(dh, rep, holds);
-                self.record(pos, v, None, self.nodes - start_nodes + 1);
+                self.record(pos, v, None, self.monitor.nodes - start_nodes + 1);
                 break v;
             }
-            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() || self.cap_hit {
+            if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
                 let v = Value {
                     pn,
                     dn,
@@ -506,7 +286,7 @@ impl<'a> Search<'a> {
                     rep: false,
                 };
                 let bm = children[best].mv;
-                self.record(pos, v, Some(bm), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             let child_th_pn = epsilon_threshold(th_pn, second);
@@ -517,7 +297,7 @@ impl<'a> Search<'a> {
             let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
             children[best].v = v;
         };
-        self.leave(full);
+        self.path.leave(full);
         result
     }
 
@@ -535,13 +315,13 @@ impl<'a> Search<'a> {
     ) -> Value {
         self.count_node();
         let hand = pos.hand(self.attacker);
-        let start_nodes = self.nodes;
+        let start_nodes = self.monitor.nodes;
         let evasions = pos.evasions();
         if evasions.is_empty() {
             return Value::proven(hands::interposition_guard(pos, self.attacker), 0);
         }
-        if depth >= self.limits.max_depth {
-            self.depth_limited = true;
+        if depth >= self.monitor.max_depth() {
+            self.monitor.depth_limited = true;
             return Value::disproven(hand, true, NO_LIMIT);
         }
         if budget <= 1 {
@@ -550,7 +330,7 @@ impl<'a> Search<'a> {
         let distant = futile::distant_check(pos);
         let child_budget = dec(budget);
         let full = pos.key();
-        self.enter(full);
+        self.path.enter(full);
 
         // Board moves are all expanded; drops are grouped by square and expanded one kind at a
         // time (delayed interposition): the next kind only once the previous one is proven.
@@ -574,7 +354,7 @@ impl<'a> Search<'a> {
             };
             let below = (child_budget, depth + 1);
             if let Some(v) = self.and_child(pos, mv, q, &caps, below, &mut children) {
-                self.leave(full);
+                self.path.leave(full);
                 return v;
             }
         }
@@ -610,7 +390,7 @@ impl<'a> Search<'a> {
                 &mut children,
                 &mut pending,
             ) {
-                self.leave(full);
+                self.path.leave(full);
                 return v;
             }
         }
@@ -632,7 +412,7 @@ impl<'a> Search<'a> {
                     pos,
                     v,
                     Some(children[best].mv),
-                    self.nodes - start_nodes + 1,
+                    self.monitor.nodes - start_nodes + 1,
                 );
                 break v;
             }
@@ -649,10 +429,10 @@ impl<'a> Search<'a> {
                     }
                 }
                 let v = Value::proven(ph.min(hand), len);
-                self.record(pos, v, Some(longest), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(longest), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
-            if pn >= th_pn || dn >= th_dn || self.aborted.is_some() || self.cap_hit {
+            if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
                 let v = Value {
                     pn,
                     dn,
@@ -661,7 +441,7 @@ impl<'a> Search<'a> {
                     rep: false,
                 };
                 let bm = children[best].mv;
-                self.record(pos, v, Some(bm), self.nodes - start_nodes + 1);
+                self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             let child_th_dn = epsilon_threshold(th_dn, second);
@@ -732,7 +512,7 @@ impl<'a> Search<'a> {
                 }
             }
         };
-        self.leave(full);
+        self.path.leave(full);
         result
     }
 
@@ -763,7 +543,7 @@ impl<'a> Search<'a> {
             let Some(q) = futile::capture_position(pos, mv, checker) else {
                 return fail;
             };
-            if self.is_excluded(q.key(), depth + 2) {
+            if self.path.is_excluded(q.key(), depth + 2) {
                 return Value::disproven(hand, true, budget);
             }
             let replies = q.evasions();
@@ -894,113 +674,96 @@ impl<'a> Search<'a> {
     pub fn solve_until(
         &mut self,
         pos: &Position,
-        or: bool,
+        kind: NodeKind,
         depth: u32,
         budget: u16,
         until: u64,
     ) -> Option<Value> {
-        self.cap_at = Some(until);
-        self.cap_hit = false;
-        // The limits are looked at every CHECK_EVERY nodes: look at the cap when it comes
-        // (small caps would otherwise run up to that many nodes over).
-        self.next_check = self.next_check.min(until.max(self.nodes + 1));
-        let v = self.solve_node(pos, or, depth, budget);
-        self.cap_at = None;
-        let hit = std::mem::take(&mut self.cap_hit);
+        self.monitor.set_cap(until);
+        let v = self.solve_node(pos, kind, depth, budget);
+        let hit = self.monitor.clear_cap();
         (!hit).then_some(v)
     }
 
     /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow,
     /// looking for a mate within `budget` plies.
-    pub fn solve_node(&mut self, pos: &Position, or: bool, depth: u32, budget: u16) -> Value {
+    pub fn solve_node(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: u16) -> Value {
         loop {
-            let v = if or {
+            let v = if kind == NodeKind::Or {
                 self.or_node(pos, INF_1, INF_1, depth, budget)
             } else {
                 self.and_node(pos, INF_1, INF_1, depth, budget)
             };
             if depth == 0 {
-                self.root_pn = v.pn;
-                self.root_dn = v.dn;
+                self.monitor.root_pn = v.pn;
+                self.monitor.root_dn = v.dn;
             }
-            if v.pn == 0 || v.dn == 0 || self.aborted.is_some() || self.cap_hit {
+            if v.pn == 0 || v.dn == 0 || self.monitor.stopped() {
                 return v;
             }
         }
     }
-}
-
-/// The (pn, dn) of an AND node's child as the node sees it: an interposition is refuted when
-/// either its own child or its capture position is proven, and stands only when both are
-/// disproven.
-#[inline]
-fn effective(ch: &Child, caps: &[Value]) -> (PnDn, PnDn) {
-    let v = ch.v;
-    let Some(i) = ch.q else {
-        return (v.pn, v.dn);
-    };
-    let q = caps[i as usize];
-    if v.is_proven() || q.is_proven() {
-        PROVEN
-    } else if q.is_disproven() {
-        (v.pn, v.dn)
-    } else if v.is_disproven() {
-        (q.pn, q.dn)
-    } else {
-        (v.pn.min(q.pn), add(v.dn, q.dn))
-    }
-}
-
-/// How a refuted AND child was refuted: the proof hand and the plies it adds to the node's
-/// mate (one plus the child's mate when counted; the capture position's mate when futile; the
-/// shorter when both are proven).
-fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, u16) {
-    let real =
-        ch.v.is_proven()
-            .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
-    let capture =
-        ch.q.map(|i| caps[i as usize])
-            .filter(|q| q.is_proven())
-            .map(|q| (q.hand, q.len));
-    match (real, capture) {
-        (Some(r), Some(c)) => {
-            if c.1 < r.1 {
-                c
-            } else {
-                r
-            }
+    /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
+    /// from the table, then, given a `search` cap, by a bounded search of at most that many
+    /// nodes. A budget of [`NO_LIMIT`] or more asks for a mate of any length.
+    pub(crate) fn within(
+        &mut self,
+        pos: &Position,
+        kind: NodeKind,
+        budget: i32,
+        keys: &[u64],
+        search: Option<u64>,
+    ) -> Within {
+        if budget < 0 || (kind == NodeKind::Or && budget < 1) || keys.contains(&pos.key()) {
+            return Within::No;
         }
-        (Some(r), None) => r,
-        (None, Some(c)) => c,
-        (None, None) => (Hand::EMPTY, 0),
-    }
-}
-
-/// The df-pn+ initial proof number of a new AND node: its replies weighted by kind (board
-/// replies count more than drops, and the drops on one square count once, as they are expanded
-/// one kind at a time).
-///
-/// Weights tried (king move / other board reply / drop square), with the nodes for 寿 + ACTの夢 +
-/// Astral Traveler and the most any short suite problem needed: 1/1/1: 5.97 M, 1.8 k;
-/// 3/2/1: 4.01 M, 8.9 k; 6/2/1: 3.03 M, 50 k; 4/4/1: 3.02 M, 17 k; 5/5/1: 2.58 M, 20 k. But
-/// 5/5/1 takes Microcosmos from 24 M to 43 M nodes and 橋本587 from 8 M to 23 M: 3/2/1 is kept.
-fn initial_and_pn(pos: &Position) -> PnDn {
-    let ev = pos.evasions();
-    let king = pos.king_square(pos.side_to_move());
-    let mut n = 0;
-    let mut drop_squares = crate::bitboard::Bitboard::EMPTY;
-    for m in &ev {
-        if m.is_drop() {
-            drop_squares.insert(m.to());
-        } else if m.from() == king {
-            n += KING_WEIGHT;
+        let b = if budget >= NO_LIMIT as i32 {
+            NO_LIMIT
         } else {
-            n += OTHER_WEIGHT;
+            budget as u16
+        };
+        self.set_path(keys);
+        let (v, _) = self.lookup(pos, b);
+        if let Some(w) = judged(&v) {
+            return w;
+        }
+        match search {
+            Some(cap) if self.monitor.aborted.is_none() => {
+                let until = self.monitor.nodes + cap;
+                self.solve_until(pos, kind, keys.len() as u32, b, until)
+                    .and_then(|v| judged(&v))
+                    .unwrap_or(Within::Unknown)
+            }
+            _ => Within::Unknown,
         }
     }
-    n + DROP_WEIGHT * drop_squares.count()
+
+    /// The shortest mate the table records for `pos` (either kind of node) on the path `keys`,
+    /// whatever the budget, or `u16::MAX` if none.
+    pub(crate) fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> u16 {
+        self.set_path(keys);
+        let (v, _) = self.lookup(pos, NO_LIMIT);
+        if v.pn == 0 { v.len } else { u16::MAX }
+    }
+
+    /// The counters of this search so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.monitor.nodes,
+            elapsed: self.elapsed(),
+            table_fill: self.table.fill(),
+            table_bytes: self.table.size_bytes(),
+        }
+    }
 }
 
-const KING_WEIGHT: PnDn = 3;
-const OTHER_WEIGHT: PnDn = 2;
-const DROP_WEIGHT: PnDn = 1;
+/// A decided value, if it is one.
+pub(crate) fn judged(v: &Value) -> Option<Within> {
+    if v.pn == 0 {
+        Some(Within::Yes(v.len))
+    } else if v.dn == 0 {
+        Some(Within::No)
+    } else {
+        None
+    }
+}

@@ -11,9 +11,13 @@
 //! when a cluster is full the entry with the least search work behind it is replaced, solved
 //! entries last.
 
-use super::pn::{INF, PnDn};
+use super::pn::PnDn;
 use crate::hand::Hand;
 use crate::moves::Move;
+
+/// Entries looked at to estimate the fill: about a thousand clusters, enough for a percentage
+/// and cheap enough for every progress report.
+const FILL_SAMPLE: usize = 16_000;
 
 /// Entries per cluster. A board reached with many different hands needs several entries, and
 /// proofs must not be crowded out by them, so clusters are wide; the keys sit together so that
@@ -269,7 +273,7 @@ impl Table {
 
     /// Fraction of entries in use by this search, estimated from the first clusters.
     pub fn fill(&self) -> f64 {
-        let sample = self.entries.len().min(16_000);
+        let sample = self.entries.len().min(FILL_SAMPLE);
         let used = self.entries[..sample]
             .iter()
             .filter(|e| e[GENERATION] == self.generation)
@@ -289,17 +293,11 @@ fn to_probe(e: &Entry, hand: Hand) -> Probe {
     }
 }
 
-/// A budget or disproof depth without limit: the whole search, or no mate at all.
-pub(crate) const NO_LIMIT: u16 = u16::MAX;
-
-/// The pn/dn pair of a proven node.
-pub(crate) const PROVEN: (PnDn, PnDn) = (0, INF);
-/// The pn/dn pair of a disproven node.
-pub(crate) const DISPROVEN: (PnDn, PnDn) = (INF, 0);
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::plies::NO_LIMIT;
+    use crate::solver::pn::{DISPROVEN, PROVEN};
     use crate::types::PieceKind;
 
     fn hand(p: u8, g: u8) -> Hand {

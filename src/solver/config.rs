@@ -1,0 +1,227 @@
+//! The solver's settings: [`SolverConfig`], built with chained setters, each with a getter.
+
+use super::monitor::Limits;
+use super::outcome::Progress;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Settings for a [`Solver`](super::Solver), built with chained setters; each setter has a
+/// getter of the same name with `get_` in front. The defaults are the associated constants
+/// below (the example binaries' `--help` and the README point here).
+///
+/// ```
+/// use std::time::Duration;
+/// use tsume::SolverConfig;
+/// let config = SolverConfig::new()
+///     .hash_mib(256)
+///     .node_limit(Some(10_000_000))
+///     .time_limit(Some(Duration::from_secs(30)));
+/// assert_eq!(config.get_hash_mib(), 256);
+/// assert_eq!(config.get_node_limit(), Some(10_000_000));
+/// assert_eq!(SolverConfig::new().get_hash_mib(), SolverConfig::DEFAULT_HASH_MIB);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    hash_mib: usize,
+    node_limit: Option<u64>,
+    time_limit: Option<Duration>,
+    progress_interval: Duration,
+    max_depth: u32,
+    shortest_node_limit: Option<u64>,
+    alternatives: bool,
+    max_mate_length: Option<u32>,
+    shortcuts: bool,
+    question_node_limit: Option<u64>,
+}
+
+impl Default for SolverConfig {
+    fn default() -> SolverConfig {
+        SolverConfig::new()
+    }
+}
+
+impl SolverConfig {
+    /// The default table size in MiB.
+    pub const DEFAULT_HASH_MIB: usize = 256;
+    /// The default deepest ply a search may reach.
+    pub const DEFAULT_MAX_DEPTH: u32 = 16_000;
+    /// The default interval between progress reports.
+    pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+    /// The least automatic allowance for the shortest-mate work (when
+    /// [`SolverConfig::shortest_node_limit`] is `None` it is as many nodes as the first proof
+    /// took, and at least this many: short problems prove their length within it).
+    pub const MIN_SHORTEST_NODES: u64 = 200_000;
+    /// The least automatic share of one checker question (when
+    /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution
+    /// took, and at least this many).
+    pub const MIN_QUESTION_NODES: u64 = 1_000_000;
+
+    /// The defaults: a [`DEFAULT_HASH_MIB`](Self::DEFAULT_HASH_MIB) table, no node or time
+    /// limit, progress every [`DEFAULT_PROGRESS_INTERVAL`](Self::DEFAULT_PROGRESS_INTERVAL),
+    /// depth up to [`DEFAULT_MAX_DEPTH`](Self::DEFAULT_MAX_DEPTH) plies, the automatic
+    /// allowances, the line tightening on, no alternatives, mates of any length.
+    pub fn new() -> SolverConfig {
+        SolverConfig {
+            hash_mib: Self::DEFAULT_HASH_MIB,
+            node_limit: None,
+            time_limit: None,
+            progress_interval: Self::DEFAULT_PROGRESS_INTERVAL,
+            max_depth: Self::DEFAULT_MAX_DEPTH,
+            shortest_node_limit: None,
+            alternatives: false,
+            max_mate_length: None,
+            shortcuts: true,
+            question_node_limit: None,
+        }
+    }
+
+    /// Transposition table size in MiB (at least one cluster). The table never grows past it;
+    /// when full, entries with the least search work behind them are replaced first.
+    pub fn hash_mib(mut self, mib: usize) -> SolverConfig {
+        self.hash_mib = mib;
+        self
+    }
+
+    /// Stop after about this many nodes (`None`: no limit).
+    pub fn node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
+        self.node_limit = nodes;
+        self
+    }
+
+    /// Stop after about this much time (`None`: no limit).
+    pub fn time_limit(mut self, time: Option<Duration>) -> SolverConfig {
+        self.time_limit = time;
+        self
+    }
+
+    /// How often the progress callback is called.
+    pub fn progress_interval(mut self, every: Duration) -> SolverConfig {
+        self.progress_interval = every;
+        self
+    }
+
+    /// The deepest ply the search may reach; deeper lines count as failures for the attacker
+    /// and a no-mate that rests on that is reported as unknown.
+    pub fn max_depth(mut self, plies: u32) -> SolverConfig {
+        self.max_depth = plies.max(1);
+        self
+    }
+
+    /// Nodes allowed, after the first proof, for proving the mate length minimal and for
+    /// walking the main line (each "is there a mate in N-2?" search and each decision of the
+    /// walk draws on them). `None` (the default): as many as the first proof took, and at
+    /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES). When they run out the mate is
+    /// still reported with its proven length, [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false. The node and
+    /// time limits apply on top.
+    pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
+        self.shortest_node_limit = nodes;
+        self
+    }
+
+    /// When a search from the root for a shorter mate runs out of its share of nodes, tighten
+    /// the line found so far instead: from its end back to the root, every other check at
+    /// each attacker node gets a small bounded search for a mate at least two plies shorter
+    /// (a shortcut), and each position of the line is proven again within what its part of the
+    /// line then needs. While a pass shortens the root's mate, the line is walked again at the
+    /// new length (where a defence that has become the longest is now part of it) and
+    /// tightened again. On by default. It finds shortcuts that a search from the root cannot
+    /// afford to (it would have to re-prove the whole line under a tighter bound first); on
+    /// problems without such shortcuts it costs one pass of small searches along the line
+    /// (measurements: benches/README.md). The length is still only called proven minimal when
+    /// a search from the root finds no mate two plies shorter.
+    pub fn shortcuts(mut self, on: bool) -> SolverConfig {
+        self.shortcuts = on;
+        self
+    }
+
+    /// Record, for each defender ply of the main line, every reply with its mate length
+    /// ([`MateLine::defences`](super::MateLine::defences)); off by default.
+    pub fn alternatives(mut self, on: bool) -> SolverConfig {
+        self.alternatives = on;
+        self
+    }
+
+    /// Look only for mates of at most this many plies (futile interpositions not counted);
+    /// [`Outcome::NoMate`](super::Outcome::NoMate) then means there is none that short. `None` (the default): any
+    /// length. Used to check a claimed minimal length: no mate within `length - 2`.
+    pub fn max_mate_length(mut self, plies: Option<u32>) -> SolverConfig {
+        self.max_mate_length = plies;
+        self
+    }
+
+    /// Nodes each question of the uniqueness checker ([`Solver::check`](super::Solver::check)) may search: one
+    /// alternative move, "does this check also mate?", "is this defence as long?". A question
+    /// that runs out is reported as undecided. `None` (the default): as many as the solution
+    /// took, and at least [`MIN_QUESTION_NODES`](Self::MIN_QUESTION_NODES).
+    pub fn question_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
+        self.question_node_limit = nodes;
+        self
+    }
+
+    /// The search limits these settings give.
+    pub(crate) fn limits<'a>(
+        &self,
+        stop: &Arc<AtomicBool>,
+        progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+    ) -> Limits<'a> {
+        Limits {
+            nodes: self.node_limit,
+            time: self.time_limit,
+            stop: stop.clone(),
+            max_depth: self.max_depth,
+            progress_every: self.progress_interval,
+            progress,
+        }
+    }
+
+    /// The table size in MiB ([`SolverConfig::hash_mib`]).
+    pub fn get_hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// The node limit ([`SolverConfig::node_limit`]).
+    pub fn get_node_limit(&self) -> Option<u64> {
+        self.node_limit
+    }
+
+    /// The time limit ([`SolverConfig::time_limit`]).
+    pub fn get_time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
+    /// The progress interval ([`SolverConfig::progress_interval`]).
+    pub fn get_progress_interval(&self) -> Duration {
+        self.progress_interval
+    }
+
+    /// The deepest ply ([`SolverConfig::max_depth`]).
+    pub fn get_max_depth(&self) -> u32 {
+        self.max_depth
+    }
+
+    /// The shortest-mate allowance ([`SolverConfig::shortest_node_limit`]).
+    pub fn get_shortest_node_limit(&self) -> Option<u64> {
+        self.shortest_node_limit
+    }
+
+    /// Whether the line is tightened ([`SolverConfig::shortcuts`]).
+    pub fn get_shortcuts(&self) -> bool {
+        self.shortcuts
+    }
+
+    /// Whether the defender plies' replies are recorded ([`SolverConfig::alternatives`]).
+    pub fn get_alternatives(&self) -> bool {
+        self.alternatives
+    }
+
+    /// The longest mate looked for ([`SolverConfig::max_mate_length`]).
+    pub fn get_max_mate_length(&self) -> Option<u32> {
+        self.max_mate_length
+    }
+
+    /// The share of one checker question ([`SolverConfig::question_node_limit`]).
+    pub fn get_question_node_limit(&self) -> Option<u64> {
+        self.question_node_limit
+    }
+}

@@ -1,0 +1,156 @@
+//! [`Solver`]: the entry points, the search thread and the tables. (Not `solver.rs`: a
+//! module named like its parent is clippy's `module_inception`.)
+
+use super::check::{self, Report};
+use super::config::SolverConfig;
+use super::monitor::ProgressFn;
+use super::outcome::{Progress, Solution, StopHandle};
+use super::plies::NO_LIMIT;
+use super::search::Search;
+use super::shortest;
+use super::tt::Table;
+use crate::moves::Move;
+use crate::position::Position;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A reusable df-pn solver with its own transposition table. `Send`: run one per thread.
+pub struct Solver {
+    config: SolverConfig,
+    table: Table,
+    /// The uniqueness checker's table for searches that avoid the main line.
+    side: Option<Table>,
+    stop: Arc<AtomicBool>,
+    progress: Option<ProgressFn>,
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Stack for the search thread: the recursion is as deep as the longest line searched.
+const SEARCH_STACK: usize = 512 << 20;
+
+impl Solver {
+    /// A solver with the given settings. The table's memory is reserved now and touched only
+    /// as it fills.
+    pub fn new(config: SolverConfig) -> Solver {
+        Solver {
+            table: Table::new(config.get_hash_mib()),
+            side: None,
+            config,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: None,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// A handle to stop the current or next search from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(self.stop.clone())
+    }
+
+    /// Sets a callback called about every [`SolverConfig::progress_interval`] during a search.
+    pub fn set_progress(&mut self, callback: impl FnMut(&Progress) + Send + 'static) {
+        self.progress = Some(Box::new(callback));
+    }
+
+    /// Removes the progress callback.
+    pub fn clear_progress(&mut self) {
+        self.progress = None;
+    }
+
+    /// Proves mate or no-mate for the side to move in `pos`.
+    ///
+    /// The search runs on a thread of its own with a 512 MiB stack (its recursion is as
+    /// deep as the longest line searched: Microcosmos' 1525 plies need far less, but a
+    /// search may go to [`SolverConfig::max_depth`]); the memory is reserved, and touched only
+    /// as deep as the search goes. This call blocks until the search ends; stop it from
+    /// another thread with [`Solver::stop_handle`].
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        let pos = pos.clone();
+        self.on_search_thread(move |solver| solver.solve_here(&pos))
+    }
+
+    /// Runs `work` on a thread with a stack as deep as the search's recursion needs, after a
+    /// fresh start: the stop flag cleared and a new table generation.
+    fn on_search_thread<R: Send>(&mut self, work: impl FnOnce(&mut Solver) -> R + Send) -> R {
+        self.stop.store(false, Ordering::Relaxed);
+        self.table.new_search();
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("tsume-search".into())
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(s, || work(self))
+                .expect("spawn the search thread")
+                .join()
+                .expect("the search thread does not panic")
+        })
+    }
+
+    fn solve_here(&mut self, pos: &Position) -> Solution {
+        let config = &self.config;
+        let limits = config.limits(&self.stop, self.progress.as_deref_mut());
+        let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
+        let outcome = shortest::outcome(
+            &mut search,
+            pos,
+            config
+                .get_max_mate_length()
+                .map_or(NO_LIMIT, |p| p.min(NO_LIMIT as u32 - 1) as u16),
+            config.get_shortest_node_limit(),
+            config.get_alternatives(),
+            config.get_shortcuts(),
+        );
+        Solution {
+            outcome,
+            stats: search.stats(),
+        }
+    }
+
+    /// Checks a composed problem for soundness: solves it, then looks for every flaw of the
+    /// [rules](crate::rules#flaws-the-checker-reports) along the line (the intended line when
+    /// given, else the main line).
+    ///
+    /// The node and time limits of the [`SolverConfig`](super::SolverConfig) apply to the
+    /// whole check; each question (one alternative move) may search at most
+    /// [`SolverConfig::question_node_limit`](super::SolverConfig::question_node_limit)
+    /// nodes, after which it is reported as undecided. Searches share this solver's table; the
+    /// searches for a second solution that must avoid the line use a second table of half the
+    /// size, allocated on first use and kept for the next check.
+    ///
+    /// ```
+    /// use tsume::{FlawKind, Position, Solver, SolverConfig, Verdict};
+    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+    /// // Mate in 1 by G*5b, but the attacker holds a second gold that is never used.
+    /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G")?;
+    /// let report = solver.check(&pos, None);
+    /// assert_eq!(report.verdict, Verdict::Unsound);
+    /// assert!(report.flaws.iter().any(|f| f.kind == FlawKind::PiecesLeftOver));
+    /// # Ok::<(), tsume::SfenError>(())
+    /// ```
+    pub fn check(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
+        let pos = pos.clone();
+        let intended = intended.map(<[Move]>::to_vec);
+        self.on_search_thread(move |solver| {
+            check::run(
+                &mut solver.table,
+                &mut solver.side,
+                &solver.config,
+                &solver.stop,
+                solver.progress.as_deref_mut(),
+                &pos,
+                intended.as_deref(),
+            )
+        })
+    }
+}

@@ -1,0 +1,552 @@
+//! The main line: walked out of the table after a proof, at attacker nodes the first check
+//! that mates within the budget, at defender nodes the longest defence, futile interpositions
+//! left out, 駒余り compared near the end.
+
+use super::futile;
+use super::outcome::{Alternative, DefenderChoice, WalkedLine};
+use super::plies::EXHAUSTIVE_PLIES;
+use super::search::{NodeKind, Search, Within};
+use crate::hand::Hand;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Most plies a walked line may have.
+const MAX_LINE: usize = 20_000;
+/// Most positions the line walk may visit (alternatives compared for the 駒余り rule included).
+const MAX_WALK: u64 = 2_000_000;
+/// Nodes each decision of the line walk may search ("is this position mated within so many
+/// plies?") before it is left undecided: when the length is proven minimal, and otherwise
+/// (then the line is not exact anyway, and long problems have many undecidable ties).
+const DECISION_NODES: u64 = 100_000;
+const DECISION_NODES_LOOSE: u64 = 5_000;
+
+/// A line from some position to the end, built backwards.
+struct Sub {
+    /// The moves, last first.
+    rev: Vec<Move>,
+    /// The defender plies' choices, last first (ply numbers filled in at the end).
+    choices: Vec<(usize, Vec<Alternative>)>,
+    /// The attacker's hand at the end.
+    hand: Hand,
+}
+
+impl Sub {
+    fn end(hand: Hand) -> Sub {
+        Sub {
+            rev: Vec::new(),
+            choices: Vec::new(),
+            hand,
+        }
+    }
+    fn push(&mut self, mv: Move) {
+        self.rev.push(mv);
+    }
+}
+
+/// One defender reply as the line walk judges it.
+struct Judged {
+    mv: Move,
+    child: Position,
+    capture: Option<Position>,
+    /// Mate length through this reply when mated two plies sooner, and whether the
+    /// capture position gives it.
+    short: Option<(u16, bool)>,
+    /// Proven not to be mated two plies sooner.
+    long: bool,
+}
+
+/// One line walk: the search it asks its questions of, and its state.
+pub(crate) struct LineWalk<'s, 'a> {
+    search: &'s mut Search<'a>,
+    /// Whether the length bound the walk starts from is proven minimal: every node on the
+    /// line then has exactly its budget as mate length.
+    tight: bool,
+    /// Whether to record the replies at defender plies.
+    alternatives: bool,
+    /// Whether equally long choices are compared near the end of the line (the 駒余り rules);
+    /// off for the quick walks of the line tightening, which only need a line that fits.
+    compare: bool,
+    /// Stays true while every choice was decided exactly.
+    exact: bool,
+    steps: u64,
+    /// The node count up to which decisions may search at length.
+    until: u64,
+}
+
+/// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
+/// the first check (in generation order) that mates within the budget left (with a proven
+/// minimal budget, a shortest mate; within the last [`EXHAUSTIVE_PLIES`] plies the first of
+/// those whose line leaves the fewest pieces in hand); at defender nodes the replies that
+/// are not mated two plies sooner (longest defence), futile interpositions left out, and
+/// among those the one that leaves the attacker the fewest pieces in hand (駒余り). Each
+/// decision is answered from the table or by a bounded search; an undecided one makes the line
+/// inexact. `minimal`: the budget is proven to be the shortest mate. `allowance`: nodes the
+/// decisions may search at length before they fall back to short searches. `path`: the full
+/// keys of the positions before `root` (empty from a problem's start).
+pub(crate) fn extract_line(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    budget: u16,
+    minimal: bool,
+    alternatives: bool,
+    allowance: u64,
+) -> Option<WalkedLine> {
+    let until = search.nodes().saturating_add(allowance);
+    LineWalk::new(search, minimal, alternatives, true, until).run(root, path, budget)
+}
+
+/// A line from `root` that mates within `budget` plies, walked from the table with as few
+/// searches as [`extract_line`] without a proven minimal length and without an allowance, and
+/// without comparing equally long choices: what the line tightening needs.
+pub(crate) fn quick_line(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    budget: u16,
+) -> Option<WalkedLine> {
+    let until = search.nodes();
+    LineWalk::new(search, false, false, false, until).run(root, path, budget)
+}
+
+impl<'s, 'a> LineWalk<'s, 'a> {
+    fn new(
+        search: &'s mut Search<'a>,
+        tight: bool,
+        alternatives: bool,
+        compare: bool,
+        until: u64,
+    ) -> LineWalk<'s, 'a> {
+        LineWalk {
+            search,
+            tight,
+            alternatives,
+            compare,
+            exact: true,
+            steps: 0,
+            until,
+        }
+    }
+
+    /// Whether choices are still decided exactly: the length is proven minimal and the
+    /// allowance lasts.
+    fn deciding(&self) -> bool {
+        self.tight && self.search.nodes() < self.until
+    }
+
+    /// Nodes one decision may search now: at length while a whole one fits in the allowance.
+    fn cap(&self) -> u64 {
+        if self.tight && self.until.saturating_sub(self.search.nodes()) >= DECISION_NODES {
+            DECISION_NODES
+        } else {
+            DECISION_NODES_LOOSE
+        }
+    }
+
+    fn run(mut self, root: &Position, path: &[u64], budget: u16) -> Option<WalkedLine> {
+        let mut keys = path.to_vec();
+        keys.push(root.key());
+        let sub = self.walk_or(root, budget as i32, &mut keys)?;
+        let moves: Vec<Move> = sub.rev.iter().rev().copied().collect();
+        let n = moves.len();
+        let choices = sub
+            .choices
+            .into_iter()
+            .rev()
+            .map(|(from_end, replies)| DefenderChoice {
+                ply: n - from_end + 1,
+                replies,
+            })
+            .collect();
+        Some(WalkedLine {
+            moves,
+            hand_left: sub.hand,
+            choices,
+            exact: self.exact,
+            budget,
+        })
+    }
+
+    /// Decides whether reply `j` at a defender node with `budget` is mated two plies sooner
+    /// (through its child, counted, or its capture position, futile); `search`: the cap of
+    /// bounded searches, or `None` for the table only.
+    fn judge_reply(&mut self, j: &mut Judged, budget: i32, keys: &[u64], search: Option<u64>) {
+        if j.short.is_some() || j.long {
+            return;
+        }
+        let real = self
+            .search
+            .within(&j.child, NodeKind::Or, budget - 3, keys, search);
+        let cap = match &j.capture {
+            Some(q) => self
+                .search
+                .within(q, NodeKind::And, budget - 2, keys, search),
+            None => Within::No,
+        };
+        j.short = match (real, cap) {
+            (Within::Yes(r), Within::Yes(c)) => Some(if c <= r + 1 {
+                (c, true)
+            } else {
+                (r + 1, false)
+            }),
+            (Within::Yes(r), _) => Some((r + 1, false)),
+            (_, Within::Yes(c)) => Some((c, true)),
+            _ => None,
+        };
+        j.long = real == Within::No && cap == Within::No;
+    }
+
+    fn walk_or(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
+        self.steps += 1;
+        if keys.len() > MAX_LINE || self.steps > MAX_WALK || budget < 1 {
+            return None;
+        }
+        let b = budget;
+        let mut children: Vec<(Move, Position)> = Vec::new();
+        for mv in pos.check_moves() {
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            if !keys.contains(&c.key()) {
+                children.push((mv, c));
+            }
+        }
+        // The first check in generation order that mates within the budget. With a proven
+        // minimal length every such check is a shortest mate, and deciding the checks before
+        // it makes the choice independent of what the table happens to hold.
+        // Past the walk's allowance the table goes first and the choice is no longer exact.
+        let decide = self.deciding();
+        let compare = self.compare && b <= EXHAUSTIVE_PLIES as i32;
+        let mut fitting: Option<Sub> = None;
+        let mut tried = vec![false; children.len()];
+        let mut skipped = false;
+        let mut longer: Option<Sub> = None;
+        for pass in 0..2 {
+            for (i, (mv, c)) in children.iter().enumerate() {
+                if tried[i] {
+                    continue;
+                }
+                let search = (pass == 1 || decide).then(|| self.cap());
+                let w = self.search.within(c, NodeKind::And, b - 1, keys, search);
+                match w {
+                    Within::Yes(_) => {}
+                    Within::No => {
+                        tried[i] = true;
+                        continue;
+                    }
+                    Within::Unknown => {
+                        skipped = true;
+                        if pass == 1 || decide {
+                            tried[i] = true;
+                        }
+                        continue;
+                    }
+                }
+                tried[i] = true;
+                let exact_before = self.exact;
+                keys.push(c.key());
+                let sub = self.walk_and(c, b - 1, keys);
+                keys.pop();
+                if let Some(mut sub) = sub {
+                    sub.push(*mv);
+                    if sub.rev.len() as i32 <= b {
+                        if skipped {
+                            self.exact = false;
+                        }
+                        if !compare {
+                            return Some(sub);
+                        }
+                        // Near the end, every check that mates as soon is walked, and the one
+                        // that leaves the fewest pieces in hand is kept (the first on ties).
+                        let key = |l: &Sub| (l.rev.len(), l.hand.total());
+                        if fitting.as_ref().is_none_or(|f| key(&sub) < key(f)) {
+                            fitting = Some(sub);
+                        }
+                        if self.steps > MAX_WALK / 2 {
+                            return fitting;
+                        }
+                        continue;
+                    }
+                    // Its line had to show a futile interposition and runs past the budget:
+                    // another check may have a line that fits.
+                    self.exact = exact_before;
+                    if longer
+                        .as_ref()
+                        .is_none_or(|l: &Sub| sub.rev.len() < l.rev.len())
+                    {
+                        longer = Some(sub);
+                    }
+                }
+            }
+        }
+        if fitting.is_some() {
+            return fitting;
+        }
+        if longer.is_some() {
+            self.exact = false;
+        }
+        longer
+    }
+
+    fn walk_and(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
+        self.steps += 1;
+        if keys.len() > MAX_LINE || self.steps > MAX_WALK {
+            return None;
+        }
+        let replies = pos.evasions();
+        let attacker = self.search.attacker;
+        if replies.is_empty() {
+            return Some(Sub::end(pos.hand(attacker)));
+        }
+        if budget <= 1 {
+            return futile::is_mate_with_futile_interpositions(pos)
+                .then(|| Sub::end(pos.hand(attacker)));
+        }
+        let b = budget;
+        let distant = futile::distant_check(pos);
+        let mut js = Vec::with_capacity(replies.len());
+        for &mv in &replies {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if keys.contains(&child.key()) {
+                return None; // the defender repeats a position: no mate on this path
+            }
+            let capture = distant
+                .filter(|(_, between)| between.contains(mv.to()))
+                .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
+            js.push(Judged {
+                mv,
+                child,
+                capture,
+                short: None,
+                long: false,
+            });
+        }
+        // Which replies are mated two plies sooner (short), from the table.
+        for j in js.iter_mut() {
+            self.judge_reply(j, b, keys, None);
+        }
+        let open = js.iter().filter(|j| j.short.is_none()).count();
+        if open == 0 {
+            // Every reply is mated two plies sooner: the budget was not tight here.
+            return self.walk_and(pos, b - 2, keys);
+        }
+        // The replies that can be shown counted (their own child mated within the budget):
+        // only they can be the main line's reply, so only they need deciding. Futile
+        // interpositions as long as the main line never do.
+        let mut showable: Vec<usize> = Vec::new();
+        for searching in [false, true] {
+            for (i, j) in js.iter_mut().enumerate() {
+                if j.short.is_some() || showable.contains(&i) {
+                    continue;
+                }
+                let search = searching.then(|| self.cap());
+                if let Within::Yes(l) =
+                    self.search
+                        .within(&j.child, NodeKind::Or, b - 1, keys, search)
+                {
+                    if (l as i32) <= b - 3 {
+                        // The search found it mated two plies sooner after all: a shorter
+                        // defence, never the line's (the line would then come out shorter
+                        // than its budget, against a defence that is not the longest).
+                        j.short = Some((l + 1, false));
+                    } else {
+                        showable.push(i);
+                    }
+                }
+            }
+            if !showable.is_empty() {
+                break;
+            }
+        }
+        if js.iter().all(|j| j.short.is_some()) {
+            return self.walk_and(pos, b - 2, keys);
+        }
+        let open = js.iter().filter(|j| j.short.is_none()).count();
+        showable.sort_unstable();
+        // More than one: bounded searches for shortness, shortest recorded mate first, until
+        // one is left (with a proven minimal length it is then the longest; otherwise it is
+        // assumed to be).
+        if showable.len() > 1 {
+            let mut order = showable.clone();
+            order.sort_by_key(|&i| self.search.recorded_len(&js[i].child, keys));
+            for i in order {
+                let left = showable
+                    .iter()
+                    .filter(|&&k| js[k].short.is_none() && !js[k].long)
+                    .count();
+                if left <= 1 {
+                    break;
+                }
+                let cap = self.cap();
+                self.judge_reply(&mut js[i], b, keys, Some(cap));
+            }
+            showable.retain(|&i| js[i].short.is_none());
+        }
+        let standing = showable.iter().filter(|&&i| !js[i].long).count();
+        if standing > 1 || (standing == 1 && !self.tight) {
+            self.exact = false;
+        }
+        // With the limits spent, a reply that could be neither shown nor shown to be shorter
+        // might be the longest: no faithful line can be walked from here.
+        if self.search.aborted().is_some()
+            && js
+                .iter()
+                .enumerate()
+                .any(|(i, j)| j.short.is_none() && !j.long && !showable.contains(&i))
+        {
+            return None;
+        }
+        let mut counted = showable;
+        // The defender prefers the longest line, then the one that leaves the attacker the
+        // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
+        // longest recorded mate goes first (comparing lines at every ply would cost too much).
+        // Lines are compared when the length is proven minimal or few plies are left.
+        let compare = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        if !compare && counted.len() > 1 {
+            let mut lens: Vec<(usize, u16)> = counted
+                .iter()
+                .map(|&i| (i, self.search.recorded_len(&js[i].child, keys)))
+                .collect();
+            lens.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
+            counted = lens.into_iter().map(|(i, _)| i).collect();
+        }
+        let mut best: Option<(usize, Sub)> = None;
+        for &i in &counted {
+            let j = &js[i];
+            keys.push(j.child.key());
+            let sub = self.walk_or(&j.child, b - 1, keys);
+            keys.pop();
+            let Some(sub) = sub else { continue };
+            let better = best.as_ref().is_none_or(|(_, s)| {
+                (sub.rev.len(), std::cmp::Reverse(sub.hand.total()))
+                    > (s.rev.len(), std::cmp::Reverse(s.hand.total()))
+            });
+            if better {
+                best = Some((i, sub));
+            }
+            if !compare || self.steps > MAX_WALK / 2 {
+                break; // not comparing, or too many ties to compare: keep what was found
+            }
+        }
+        let (chosen, mut sub) = match best {
+            Some(found) => found,
+            None => {
+                // Only futile interpositions are this long (they lure the checker to a worse
+                // square): show the interposition and its capture, which the length then
+                // counts too.
+                self.exact = false;
+                let mut found = None;
+                for (i, j) in js.iter().enumerate() {
+                    let (Some(_), None) = (&j.capture, j.short) else {
+                        continue;
+                    };
+                    let (checker, _) = distant.expect("an interposition");
+                    let capture = futile::capture_move(pos, j.mv, checker);
+                    let mut after = j.child.clone();
+                    if after.check_legality(capture).is_err() {
+                        continue;
+                    }
+                    after.play_unchecked(capture);
+                    keys.push(j.child.key());
+                    keys.push(after.key());
+                    let sub = self.walk_and(&after, b, keys);
+                    keys.pop();
+                    keys.pop();
+                    if let Some(mut sub) = sub {
+                        sub.push(capture);
+                        found = Some((i, sub));
+                        break;
+                    }
+                }
+                found?
+            }
+        };
+        if self.alternatives {
+            let from_end = sub.rev.len() + 1;
+            let single = open == 1 && self.tight;
+            let replies = js
+                .iter()
+                .enumerate()
+                .map(|(i, j)| match j.short {
+                    Some((len, by_capture)) => Alternative {
+                        mv: j.mv,
+                        length: len as u32,
+                        exact: false,
+                        futile: by_capture,
+                    },
+                    None => Alternative {
+                        mv: j.mv,
+                        length: if i == chosen {
+                            sub.rev.len() as u32 + 1
+                        } else {
+                            b as u32
+                        },
+                        exact: j.long || single,
+                        futile: !counted.contains(&i),
+                    },
+                })
+                .collect();
+            sub.choices.push((from_end, replies));
+        }
+        sub.push(js[chosen].mv);
+        Some(sub)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::monitor::Limits;
+    use crate::solver::plies::NO_LIMIT;
+    use crate::solver::tt::Table;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    fn limits() -> Limits<'static> {
+        Limits {
+            nodes: None,
+            time: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            max_depth: 64,
+            progress_every: Duration::from_secs(3600),
+            progress: None,
+        }
+    }
+
+    /// The 古典3手詰 of the README: ▲５二角成 △同　銀左 ▲４二銀打, mate in 3. After a proof,
+    /// the walk at the proven length gives exactly that line, exact, and with alternatives
+    /// every defender reply listed.
+    #[test]
+    fn walks_the_known_main_line_of_a_mate_in_three() {
+        let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&mut table, pos.side_to_move(), limits());
+        let v = search.solve_node(&pos, NodeKind::Or, 0, NO_LIMIT);
+        assert_eq!(v.pn, 0, "a mate");
+        let w = extract_line(&mut search, &pos, &[], 3, true, true, 1_000_000).expect("a line");
+        assert_eq!(
+            crate::japanese_line(&pos, &w.moves).join(" "),
+            "▲５二角成 △同　銀左 ▲４二銀打"
+        );
+        assert!(w.exact && w.budget == 3 && w.hand_left.is_empty());
+        assert_eq!(w.choices.len(), 1);
+        assert_eq!(w.choices[0].ply, 2);
+        let replies = &w.choices[0].replies;
+        assert_eq!(
+            replies.len(),
+            pos_after(&pos, &w.moves[..1]).evasions().len()
+        );
+        // A budget one mate too short for the walk gives no line.
+        assert!(quick_line(&mut search, &pos, &[], 1).is_none());
+    }
+
+    fn pos_after(pos: &Position, moves: &[Move]) -> Position {
+        let mut p = pos.clone();
+        for &m in moves {
+            p.play_unchecked(m);
+        }
+        p
+    }
+}

@@ -1,0 +1,155 @@
+//! Node counting, limits and progress reports for one search: everything that can make a
+//! search stop, behind one signal ([`Monitor::stopped`]).
+
+use super::outcome::{Progress, StopReason};
+use super::pn::PnDn;
+use super::tt::Table;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The limits and the progress callback a search runs under.
+pub(crate) struct Limits<'a> {
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    pub stop: Arc<AtomicBool>,
+    pub max_depth: u32,
+    pub progress_every: Duration,
+    pub progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+}
+
+/// The boxed progress callback a [`Solver`](super::Solver) keeps.
+pub(crate) type ProgressFn = Box<dyn FnMut(&Progress) + Send>;
+
+/// The limits are looked at every this many nodes: often enough for a stop to be seen within
+/// a few milliseconds, rarely enough to cost nothing.
+const CHECK_EVERY: u64 = 1024;
+
+/// Counts nodes and watches the limits of one search.
+pub(crate) struct Monitor<'a> {
+    limits: Limits<'a>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    start: Instant,
+    next_check: u64,
+    last_progress: Instant,
+    /// Why the whole search stopped, once a limit ran out.
+    pub aborted: Option<StopReason>,
+    /// A result rested on lines cut at the maximum depth.
+    pub depth_limited: bool,
+    /// A node count at which the current bounded sub-search gives up; reaching it sets
+    /// `cap_hit`, not `aborted`.
+    cap_at: Option<u64>,
+    cap_hit: bool,
+    /// The root's numbers at their last update, for progress reports.
+    pub root_pn: PnDn,
+    pub root_dn: PnDn,
+}
+
+impl<'a> Monitor<'a> {
+    pub fn new(limits: Limits<'a>) -> Monitor<'a> {
+        let now = Instant::now();
+        Monitor {
+            limits,
+            nodes: 0,
+            start: now,
+            next_check: CHECK_EVERY,
+            last_progress: now,
+            aborted: None,
+            depth_limited: false,
+            cap_at: None,
+            cap_hit: false,
+            root_pn: 1,
+            root_dn: 1,
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The deepest ply the search may reach.
+    pub fn max_depth(&self) -> u32 {
+        self.limits.max_depth
+    }
+
+    /// Whether the current search must unwind: a limit ran out, or the bounded sub-search's
+    /// cap was reached. The one signal the df-pn loops look at.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.aborted.is_some() || self.cap_hit
+    }
+
+    /// Counts a node visit; the limits are looked at every [`CHECK_EVERY`] nodes. `table`:
+    /// for the fill reported in progress reports.
+    #[inline]
+    pub fn count_node(&mut self, table: &Table) {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits(table);
+        }
+    }
+
+    /// Adds nodes searched elsewhere (another table) to the count, and looks at the limits.
+    pub fn add_nodes(&mut self, n: u64, table: &Table) {
+        self.nodes += n;
+        self.check_limits(table);
+    }
+
+    fn check_limits(&mut self, table: &Table) {
+        self.next_check = self.nodes + CHECK_EVERY;
+        if self.cap_at.is_some_and(|c| self.nodes >= c) {
+            self.cap_hit = true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.aborted = Some(StopReason::NodeLimit);
+            }
+        }
+        if self.limits.stop.load(Ordering::Relaxed) {
+            self.aborted = Some(StopReason::Stopped);
+        }
+        let now = Instant::now();
+        if let Some(t) = self.limits.time {
+            if now.duration_since(self.start) >= t {
+                self.aborted = Some(StopReason::TimeLimit);
+            }
+        }
+        if now.duration_since(self.last_progress) >= self.limits.progress_every {
+            self.last_progress = now;
+            self.report_progress(table);
+        }
+    }
+
+    /// Calls the progress callback, if any, with the counters so far.
+    pub fn report_progress(&mut self, table: &Table) {
+        let elapsed = self.start.elapsed();
+        let p = Progress {
+            nodes: self.nodes,
+            elapsed,
+            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+            table_fill: table.fill(),
+            root_pn: self.root_pn,
+            root_dn: self.root_dn,
+        };
+        if let Some(cb) = self.limits.progress.as_mut() {
+            cb(&p);
+        }
+    }
+
+    /// Starts a bounded sub-search that gives up at node count `until`.
+    pub fn set_cap(&mut self, until: u64) {
+        self.cap_at = Some(until);
+        self.cap_hit = false;
+        // The limits are looked at every CHECK_EVERY nodes: look at the cap when it comes
+        // (small caps would otherwise run up to that many nodes over).
+        self.next_check = self.next_check.min(until.max(self.nodes + 1));
+    }
+
+    /// Ends the bounded sub-search; whether its cap was reached.
+    pub fn clear_cap(&mut self) -> bool {
+        self.cap_at = None;
+        std::mem::take(&mut self.cap_hit)
+    }
+}

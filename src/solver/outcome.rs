@@ -1,0 +1,306 @@
+//! What a search returns: [`Solution`] with its [`Outcome`] (a [`MateLine`], no mate, or why
+//! it stopped) and [`Stats`]; progress reports and the stop handle.
+
+use super::verify::LineError;
+use crate::hand::Hand;
+use crate::moves::Move;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// A handle that stops a running search from another thread.
+///
+/// ```
+/// use tsume::{Solver, SolverConfig};
+/// let solver = Solver::new(SolverConfig::new().hash_mib(1));
+/// let stop = solver.stop_handle();
+/// std::thread::spawn(move || stop.stop());
+/// ```
+#[derive(Clone, Debug)]
+pub struct StopHandle(pub(crate) Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Asks the search to stop; it returns [`Outcome::Unknown`] with [`StopReason::Stopped`].
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A progress report, passed to the callback set with [`Solver::set_progress`].
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Nodes per second.
+    pub nodes_per_second: u64,
+    /// Fraction of the table in use (0-1, estimated).
+    pub table_fill: f64,
+    /// The root's proof number at its last update.
+    pub root_pn: u32,
+    /// The root's disproof number at its last update.
+    pub root_dn: u32,
+}
+
+/// Why a search ended without a verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The node limit was reached.
+    NodeLimit,
+    /// The time limit was reached.
+    TimeLimit,
+    /// [`StopHandle::stop`] was called.
+    Stopped,
+    /// A no-mate proof rested on lines cut at the maximum depth.
+    DepthLimit,
+    /// A question of the uniqueness checker used up its own share of nodes
+    /// ([`SolverConfig::question_node_limit`]); the check as a whole went on.
+    QuestionLimit,
+    /// The mate was proven but no verified line could be built. This would be a bug in the
+    /// solver; the verdict is withheld rather than reported unchecked.
+    UnverifiedLine(UnverifiedLine),
+}
+
+/// Why a proven mate came without a verified line ([`StopReason::UnverifiedLine`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnverifiedLine {
+    /// The line walked out of the proof failed [`verify_mate`](crate::verify_mate).
+    Rejected(LineError),
+    /// No line could be walked out of the proof, and no limit had run out.
+    NoLine,
+}
+
+impl fmt::Display for UnverifiedLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnverifiedLine::Rejected(e) => write!(f, "{e}"),
+            UnverifiedLine::NoLine => write!(f, "no line could be walked out of the proof"),
+        }
+    }
+}
+
+impl std::error::Error for UnverifiedLine {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            UnverifiedLine::Rejected(e) => Some(e),
+            UnverifiedLine::NoLine => None,
+        }
+    }
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::NodeLimit => write!(f, "node limit reached"),
+            StopReason::TimeLimit => write!(f, "time limit reached"),
+            StopReason::Stopped => write!(f, "stopped"),
+            StopReason::DepthLimit => write!(f, "maximum depth reached"),
+            StopReason::QuestionLimit => write!(f, "question node limit reached"),
+            StopReason::UnverifiedLine(why) => {
+                write!(f, "mating line could not be verified: {why}")
+            }
+        }
+    }
+}
+
+/// A proven mate: the mate length a proof shows, and a verified mating line.
+///
+/// **The length is a proven bound.** [`MateLine::length`] is always a length that a proof in
+/// the search shows: against every defence the attacker has a mate in at most that many plies
+/// (手数), futile interpositions (無駄合) not counted. [`MateLine::shortest_proven`] says
+/// whether it is also minimal (a search proved there is no mate two plies sooner). The line
+/// shown ([`MateLine::moves`]) is a separate thing: a verified mate, attacker and defender
+/// moves alternating, attacker first, ending in checkmate (or in a position where every reply
+/// is a futile interposition). Only when [`MateLine::is_main_line`] is true does its defender
+/// play a longest defence within that bound, so that the line is as long as the length (or
+/// longer, when it shows a futile interposition and its capture, which the length does not
+/// count). When it is false (the limits ran out before the line could be walked or confirmed
+/// at the bound), the line's own length says nothing about the mate length: usually it is
+/// shorter than the bound, its defender playing some reply that the search could not show to
+/// be the longest; rarely (a node or time limit ran out just after the bound came down) it is
+/// a line walked at an earlier, longer bound, whose attacker does not play the shortest mate.
+/// Report such a result as "mate in at most N" with the line apart, never as a mate in the
+/// line's length.
+///
+/// The main line the solver aims for is the tsume main line: the attacker plays a shortest
+/// mate, the defender the longest defence, and among equally long defences the one that leaves
+/// the attacker the fewest pieces in hand (駒余り). The fields are private so that a length
+/// and a line cannot be mixed up; only the solver makes a `MateLine`.
+///
+/// ```
+/// use tsume::{Outcome, Position, Solver, SolverConfig};
+/// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+/// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1")?;
+/// let Outcome::Mate(line) = solver.solve(&pos).outcome else { panic!("a mate") };
+/// assert_eq!(line.length(), 3);           // mate in 3, proven by the search
+/// assert!(line.shortest_proven());        // and no mate in 1
+/// assert!(line.is_main_line());           // the line shown realises it
+/// assert_eq!(line.line_len(), 3);
+/// # Ok::<(), tsume::SfenError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateLine {
+    moves: Vec<Move>,
+    length: u32,
+    hand_left: Hand,
+    shortest_proven: bool,
+    main: bool,
+    exact: bool,
+    defences: Vec<DefenderChoice>,
+}
+
+impl MateLine {
+    /// The mate length (手数) a proof shows: against every defence there is a mate in at most
+    /// this many plies, futile interpositions not counted. Minimal when
+    /// [`MateLine::shortest_proven`]. This, not the length of the line shown, is the answer
+    /// to "mate in how many?".
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+
+    /// The moves of the line shown, attacker first; a verified mate.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plies of the line shown. Equal to [`MateLine::length`] when [`MateLine::is_main_line`]
+    /// (two plies more for each futile interposition the line has to show); shorter when it
+    /// is not, and then not a mate length.
+    pub fn line_len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the line's defender plays a longest defence within [`MateLine::length`]: the
+    /// line is then as long as the proven length (at least). False when the limits ran out
+    /// before the line could be walked or confirmed at that length: the line is then a mate
+    /// against one defence only, usually shorter than the length (or, rarely, longer: walked
+    /// at an earlier bound, before a limit ran out).
+    pub fn is_main_line(&self) -> bool {
+        self.main
+    }
+
+    /// Whether [`MateLine::length`] is proven to be the shortest mate: a search showed there
+    /// is no mate two plies sooner. False when the limits ran out first (see
+    /// [`SolverConfig::shortest_node_limit`]); the length is then an upper bound, and a
+    /// shorter mate may exist.
+    pub fn shortest_proven(&self) -> bool {
+        self.shortest_proven
+    }
+
+    /// Whether, besides, the line is the main line and every choice along it was decided
+    /// exactly: each defender reply shown is a longest one (proven, not assumed), and each
+    /// attacker move is the first shortest mate in move-generation order (near the end, the
+    /// first of those that leave the fewest pieces in hand). An exact line is the same
+    /// whatever the table size or limits, as long as they let the solver get this far.
+    pub fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// The attacker's hand at the end of the line shown: pieces left over (駒余り) when not
+    /// empty.
+    pub fn hand_left(&self) -> Hand {
+        self.hand_left
+    }
+
+    /// For each defender ply of the line, the replies considered with their mate lengths
+    /// (only with [`SolverConfig::alternatives`]; empty in the rare case where a limit ran out
+    /// while the mate was being shortened and a line walked before is reported, see
+    /// [`SolverConfig::shortcuts`]).
+    pub fn defences(&self) -> &[DefenderChoice] {
+        &self.defences
+    }
+
+    /// The line and the proven bound it came with. `budget`: the length the line was walked
+    /// at; the line is the main line when that is the bound and the line is at least as long.
+    pub(crate) fn new(w: WalkedLine, bound: u16, minimal: bool) -> MateLine {
+        let line_len = w.moves.len();
+        let main = w.budget == bound && line_len >= bound as usize;
+        MateLine {
+            length: bound as u32,
+            shortest_proven: minimal,
+            main,
+            exact: minimal && main && w.exact && line_len == bound as usize,
+            moves: w.moves,
+            hand_left: w.hand_left,
+            defences: w.choices,
+        }
+    }
+}
+
+/// The verdict of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Mate proven, with a verified mating line.
+    Mate(MateLine),
+    /// No mate: proven that the attacker cannot force mate by checks.
+    NoMate,
+    /// No verdict within the limits.
+    Unknown(StopReason),
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Nodes searched (including those re-searched while building the line).
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Fraction of the table in use at the end (0-1, estimated).
+    pub table_fill: f64,
+    /// Table size in bytes.
+    pub table_bytes: usize,
+}
+
+impl Stats {
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// The result of [`Solver::solve`].
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The verdict.
+    pub outcome: Outcome,
+    /// Counters.
+    pub stats: Stats,
+}
+
+/// How the line walk judged one defender reply at a defender ply of the main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    /// The reply.
+    pub mv: Move,
+    /// Plies from this reply (included) to the mate, futile interpositions not counted: the
+    /// exact minimax length when `exact`, else an upper bound.
+    pub length: u32,
+    /// Whether `length` is exact.
+    pub exact: bool,
+    /// A futile interposition (無駄合): refuted by capturing it without gaining anything, in
+    /// no more plies than `length`; never shown in a line unless it is the only longest reply.
+    pub futile: bool,
+}
+
+/// The replies the line walk considered at one defender ply of the main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefenderChoice {
+    /// 1-based ply of the defender's move in the line.
+    pub ply: usize,
+    /// Every legal reply there, the one played included, in move-generation order.
+    pub replies: Vec<Alternative>,
+}
+
+/// A walked line.
+pub(crate) struct WalkedLine {
+    pub moves: Vec<Move>,
+    pub hand_left: Hand,
+    pub choices: Vec<DefenderChoice>,
+    pub exact: bool,
+    /// The mate length the line was walked at (a proven bound from its root).
+    pub budget: u16,
+}

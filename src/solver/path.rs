@@ -1,0 +1,145 @@
+//! The current search path: the positions on it (a repetition never mates), the
+//! path-dependent disproofs that rest on a repetition, and the checker's exclusions.
+
+use crate::hand::Hand;
+use ahash::{AHashMap, AHashSet};
+
+/// Most repetition-based disproofs kept; the table is cleared when full (they are cheap to
+/// find again, and an unbounded map would grow with long searches).
+const REP_TABLE_MAX: usize = 1 << 20;
+
+/// Spreads a full key over 64 bits, so that the path hash (a XOR of mixed keys) does not
+/// cancel out for related keys.
+#[inline]
+fn mix(k: u64) -> u64 {
+    let k = (k ^ (k >> 31)).wrapping_mul(0x7fb5_d329_728e_a185);
+    k ^ (k >> 27)
+}
+
+/// The positions on the current path and what depends on them.
+#[derive(Default)]
+pub(crate) struct Path {
+    /// Full keys (board and hands) of the positions on the current path.
+    keys: AHashSet<u64>,
+    /// Order-independent hash of the current path, including the current node.
+    hash: u64,
+    /// Disproofs that rest on a repetition, keyed by position and path: (disproof hand,
+    /// plies the disproof holds for).
+    reps: AHashMap<u64, (Hand, u16)>,
+    /// Positions (full keys) treated as not mated when reached later than at the ply they
+    /// map to: the uniqueness checker's search for a second solution that does not merely
+    /// come back to the main line.
+    excluded: Option<AHashMap<u64, u32>>,
+}
+
+impl Path {
+    /// A node with full key `full` is entered.
+    #[inline]
+    pub fn enter(&mut self, full: u64) {
+        self.keys.insert(full);
+        self.hash ^= mix(full);
+    }
+
+    /// The node with full key `full` is left.
+    #[inline]
+    pub fn leave(&mut self, full: u64) {
+        self.keys.remove(&full);
+        self.hash ^= mix(full);
+    }
+
+    /// Replaces the path (used when re-searching from inside a line).
+    pub fn set(&mut self, keys: &[u64]) {
+        self.keys.clear();
+        self.hash = 0;
+        for &k in keys {
+            self.enter(k);
+        }
+    }
+
+    /// Whether the position with full key `full` is on the path (reaching it repeats).
+    #[inline]
+    pub fn contains(&self, full: u64) -> bool {
+        self.keys.contains(&full)
+    }
+
+    /// See [`Search::exclude`](super::search::Search::exclude).
+    pub fn exclude(&mut self, keys: AHashMap<u64, u32>) {
+        self.excluded = Some(keys);
+    }
+
+    /// Whether the position with full key `full`, reached at `ply`, is excluded.
+    #[inline]
+    pub fn is_excluded(&self, full: u64, ply: u32) -> bool {
+        self.excluded
+            .as_ref()
+            .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
+    }
+
+    /// Records a disproof of the current node (full key `full`, on the path) that rests on a
+    /// repetition: valid for this node on this path only.
+    pub fn record_repetition(&mut self, full: u64, hand: Hand, holds: u16) {
+        if self.reps.len() >= REP_TABLE_MAX {
+            self.reps.clear();
+        }
+        // The path hash includes this node; the key uses its ancestors only.
+        self.reps
+            .insert(full ^ self.hash ^ mix(full), (hand, holds));
+    }
+
+    /// A repetition-based disproof recorded for the child with full key `full` of the
+    /// current node: (disproof hand, plies it holds for).
+    #[inline]
+    pub fn repetition(&self, full: u64) -> Option<(Hand, u16)> {
+        if self.reps.is_empty() {
+            return None;
+        }
+        self.reps.get(&(full ^ self.hash)).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entering_and_leaving_restores_the_hash() {
+        let mut p = Path::default();
+        p.enter(1);
+        let h1 = p.hash;
+        p.enter(2);
+        p.enter(3);
+        assert!(p.contains(2) && p.contains(3));
+        p.leave(3);
+        p.leave(2);
+        assert_eq!(p.hash, h1);
+        assert!(!p.contains(2));
+        let mut q = Path::default();
+        q.set(&[1]);
+        assert_eq!(q.hash, h1, "set gives the same hash as entering");
+    }
+
+    #[test]
+    fn a_repetition_disproof_holds_on_its_own_path_only() {
+        let mut p = Path::default();
+        let (root, child) = (10u64, 20u64);
+        p.enter(root);
+        p.enter(child);
+        p.record_repetition(child, Hand::EMPTY, 7);
+        p.leave(child);
+        // Looked up from the parent, on the same path: found.
+        assert_eq!(p.repetition(child), Some((Hand::EMPTY, 7)));
+        // On another path to the same parent: not found.
+        p.leave(root);
+        p.set(&[99, root]);
+        assert_eq!(p.repetition(child), None);
+    }
+
+    #[test]
+    fn exclusions_apply_only_when_reached_later() {
+        let mut p = Path::default();
+        p.exclude([(5u64, 3u32)].into_iter().collect());
+        assert!(!p.is_excluded(5, 3), "at its own ply: the line itself");
+        assert!(p.is_excluded(5, 5), "later: a detour back to the line");
+        assert!(!p.is_excluded(6, 9));
+    }
+}

@@ -1,0 +1,321 @@
+//! Proving a mate length minimal ("is there a mate in N-2?" until there is none), tightening
+//! the line from its end when that is too hard from the root, and pairing the main line with
+//! the proven bound.
+
+use super::config::SolverConfig;
+use super::line;
+use super::outcome::{MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
+use super::plies::EXHAUSTIVE_PLIES;
+use super::search::{NodeKind, Search, Within};
+use super::verify::verify_mate;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Nodes for each bounded search of the line tightening (a check beside the line, or a line
+/// position proven again within its new bound): the shortcuts that matter are found within a
+/// few nodes (Microcosmos' within 5) and most checks fail, so this is kept small.
+const REFINE_NODES: u64 = 300;
+
+/// The allowance is shared out in eighths: each search from the root for a shorter mate may
+/// take one (so that the last one, which must show there is none and is the hard one on long
+/// problems, cannot take it all), and so may the confirmation of a line shorter than its
+/// bound after the allowance is spent.
+const SHARES: u64 = 8;
+
+/// The least share of one search for a shorter mate, so that short problems with a tiny first
+/// proof still get enough nodes to show there is no mate two plies sooner.
+const MIN_SHARE: u64 = 50_000;
+
+/// Nodes for each bounded search that confirms a line shorter than its bound (proving one
+/// position of it within its part of the line): more than the tightening's, since each
+/// question here is one the walk could not answer within its own cap.
+const CONFIRM_NODES: u64 = 5_000;
+
+/// The verdict on `pos`: a first proof of a mate within `max_length` plies, then the main
+/// line ([`Solver::main_line`]); no mate, or unknown when the limits or the depth ran out.
+pub(crate) fn outcome(
+    search: &mut Search<'_>,
+    pos: &Position,
+    max_length: u16,
+    shortest_nodes: Option<u64>,
+    alternatives: bool,
+    shortcuts: bool,
+) -> Outcome {
+    let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
+    if let Some(reason) = search.aborted() {
+        Outcome::Unknown(reason)
+    } else if v.pn == 0 {
+        main_line(search, pos, v.len, shortest_nodes, alternatives, shortcuts)
+    } else if search.depth_limited() {
+        Outcome::Unknown(StopReason::DepthLimit)
+    } else {
+        Outcome::NoMate
+    }
+}
+
+/// After a first proof with a mate in `len`: proves the length minimal by searching for
+/// a mate in `len - 2` until there is none (each success shortens it), then walks the main
+/// line at the shortest length proven, verifies it, and pairs it with that length.
+///
+/// The length reported is always a bound some proof shows (the first proof's, or a
+/// shorter one found since); a line is never taken for the length. A walked line shorter
+/// than the bound (its defender did not play a longest defence: a reply was left
+/// undecided) is proven again from its end ([`Search::tighten_line`]) within its own
+/// length, with a share of nodes of its own; where that succeeds the bound comes down to
+/// the proof and the line is walked again at it, else the line is reported as not the main
+/// line ([`MateLine::is_main_line`]).
+pub(crate) fn main_line(
+    search: &mut Search<'_>,
+    pos: &Position,
+    len: u16,
+    shortest_nodes: Option<u64>,
+    alternatives: bool,
+    shortcuts: bool,
+) -> Outcome {
+    let allowance = shortest_nodes.unwrap_or(search.nodes().max(SolverConfig::MIN_SHORTEST_NODES));
+    let stop_at = search.nodes().saturating_add(allowance);
+    // Each search for a shorter mate gets a share of the allowance: the last one, which
+    // must show there is none, is the hard one for long problems, and a share keeps its
+    // cost in proportion.
+    let share = (allowance / SHARES).max(MIN_SHARE);
+    // A line of the first proof, walked from the table while nothing has run out yet (a
+    // few nodes): the answer if a limit runs out before the line can be walked at the end.
+    let first = line::quick_line(search, pos, &[], len);
+    let short = shorten(
+        search,
+        pos,
+        &[],
+        NodeKind::Or,
+        len,
+        stop_at,
+        share,
+        shortcuts,
+    );
+    let (mut bound, minimal) = (short.len, short.minimal);
+    // The walk's decisions search at length with what is left of the allowance; a global
+    // limit that ran out leaves it to the table. Should that fail (a limit ran out while
+    // the mate was being shortened), a quick walk from the table at the bound is tried,
+    // and then the line last walked before, still a mate, found with the table as it was
+    // then: the tightening's last, else the first proof's (walked at a longer bound, so
+    // not the main line).
+    let left = stop_at.saturating_sub(search.nodes());
+    let mut walked = line::extract_line(search, pos, &[], bound, minimal, alternatives, left)
+        .or_else(|| {
+            line::quick_line(search, pos, &[], bound)
+                .or(short.line)
+                .or(first)
+                .map(|mut w| {
+                    w.exact = false;
+                    w
+                })
+        });
+    // A line shorter than the bound: its defender plays a reply the walk could not show
+    // to be the longest. Prove the line's own length where it can be afforded: an eighth
+    // of the allowance of its own, since the shortening may have spent all of it.
+    let confirm_at = stop_at.max(search.nodes().saturating_add(allowance / SHARES));
+    while let Some(w) = &walked {
+        if w.budget != bound
+            || w.moves.len() >= bound as usize
+            || search.nodes() >= confirm_at
+            || search.aborted().is_some()
+        {
+            break;
+        }
+        match tighten_line(search, pos, &[], &w.moves, CONFIRM_NODES, confirm_at) {
+            Some(l) if l < bound => {
+                debug_assert!(!minimal, "a proof shorter than a minimal length");
+                bound = l;
+                let left = confirm_at.saturating_sub(search.nodes());
+                match line::extract_line(search, pos, &[], bound, minimal, alternatives, left) {
+                    Some(again) => walked = Some(again),
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    match walked {
+        Some(w) => match verify_mate(pos, &w.moves) {
+            Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal)),
+            Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(UnverifiedLine::Rejected(e))),
+        },
+        None => match search.aborted() {
+            Some(reason) => Outcome::Unknown(reason),
+            None => Outcome::Unknown(StopReason::UnverifiedLine(UnverifiedLine::NoLine)),
+        },
+    }
+}
+
+/// What [`shorten`] found.
+pub(crate) struct Shortened {
+    /// The shortest mate length found.
+    pub len: u16,
+    /// Whether it is proven minimal (no mate two plies sooner).
+    pub minimal: bool,
+    /// The line last walked for the line tightening, if it ran: a mate, for when the line
+    /// cannot be walked again afterwards. Its length can exceed `len` (walked before the
+    /// last shortening, or showing a futile interposition past its bound).
+    pub line: Option<WalkedLine>,
+}
+
+/// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
+/// shortest one it can find. Each search may take `share` nodes and all of them stop at node
+/// count `stop_at`. `refine`: tighten the line ([`Search::tighten_line`]) when a search from
+/// `pos` runs out (OR nodes only).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shorten(
+    search: &mut Search<'_>,
+    pos: &Position,
+    path: &[u64],
+    kind: NodeKind,
+    mut len: u16,
+    stop_at: u64,
+    share: u64,
+    mut refine: bool,
+) -> Shortened {
+    refine &= kind == NodeKind::Or;
+    let depth = path.len() as u32;
+    let shortest = if kind == NodeKind::Or { 1 } else { 0 };
+    let until = |search: &Search<'_>| stop_at.min(search.nodes().saturating_add(share));
+    let mut minimal = false;
+    let mut line = None;
+    // Short mates: budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty
+    // before the next; the first with a mate is the shortest. Small budgets are cheap to
+    // refute, whereas a search within `len - 2` of a short mate can wander into long lines.
+    if len <= EXHAUSTIVE_PLIES {
+        let mut b = shortest;
+        while b < len {
+            let cap = until(search);
+            search.set_path(path);
+            let Some(v) = search.solve_until(pos, kind, depth, b, cap) else {
+                break;
+            };
+            if search.aborted().is_some() || search.depth_limited() {
+                break;
+            }
+            if v.pn == 0 {
+                len = v.len.min(b);
+                break;
+            }
+            b += 2;
+        }
+        // Either a mate at `b` or every budget below `len` refuted.
+        minimal = b >= len;
+    }
+    while !minimal {
+        if len < shortest + 2 {
+            minimal = true;
+            break;
+        }
+        let cap = until(search);
+        search.set_path(path);
+        let Some(v) = search.solve_until(pos, kind, depth, len - 2, cap) else {
+            if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
+                break;
+            }
+            // Too hard from the root: tighten the line from its end, and again while that
+            // shortens it (once per call). A shorter line is then searched from the root again;
+            // without one, that search would only repeat itself.
+            refine = false;
+            let before = len;
+            while search.nodes() < stop_at && search.aborted().is_none() {
+                let Some(w) = line::quick_line(search, pos, path, len) else {
+                    break;
+                };
+                let tightened = tighten_line(search, pos, path, &w.moves, REFINE_NODES, stop_at);
+                line = Some(w);
+                match tightened {
+                    Some(l) if l < len => len = l,
+                    _ => break,
+                }
+            }
+            if len == before {
+                break;
+            }
+            continue;
+        };
+        if search.aborted().is_some() {
+            break;
+        }
+        if v.pn == 0 {
+            len = v.len.min(len - 2);
+        } else if v.dn == 0 {
+            minimal = !search.depth_limited();
+            break;
+        }
+    }
+    Shortened { len, minimal, line }
+}
+
+/// Tightens a walked line (`moves` from `root`, an attacker node) from its end back to the
+/// root, and returns the mate length then proven for the root.
+///
+/// Each position of the line is proven mated within the length its part of the line now
+/// needs: at an attacker node through the line's move or, when a bounded search (at most
+/// `cap` nodes) finds that another check mates at least two plies sooner, through that
+/// check (a shortcut beside the line); at a defender node through the line's reply, or,
+/// when another reply is longer, as long as the table's proof says. Every length is a
+/// proof in the table, so a walk at the root's new length takes the shortcuts, and a
+/// defence that was as long as the line before and is now the longest becomes the line
+/// of the next pass. `path`: the full keys of the positions before `root`. Returns `None`
+/// when the node count reaches `stop_at` or a limit runs out first, or when a position
+/// has no proof in the table any more (replaced).
+pub(crate) fn tighten_line(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    moves: &[Move],
+    cap: u64,
+    stop_at: u64,
+) -> Option<u16> {
+    let n = moves.len();
+    let mut positions = Vec::with_capacity(n + 1);
+    let mut keys = path.to_vec();
+    let mut p = root.clone();
+    positions.push(p.clone());
+    for &mv in moves {
+        keys.push(p.key());
+        p.play_unchecked(mv);
+        positions.push(p.clone());
+    }
+    let base = path.len();
+    // Plies from the position after the current one to the mate, as proven so far.
+    let mut after: i32 = 0;
+    for i in (0..n).rev() {
+        if search.aborted().is_some() || search.nodes() >= stop_at {
+            return None;
+        }
+        let pos = &positions[i];
+        let before = &keys[..base + i];
+        let mut t = after + 1;
+        let kind = if i % 2 == 0 {
+            NodeKind::Or
+        } else {
+            NodeKind::And
+        };
+        if kind == NodeKind::Or && t >= 3 {
+            let here = &keys[..=base + i];
+            for mv in pos.check_moves() {
+                if mv == moves[i] {
+                    continue;
+                }
+                let mut c = pos.clone();
+                c.play_unchecked(mv);
+                if let Within::Yes(l) = search.within(&c, NodeKind::And, t - 3, here, Some(cap)) {
+                    t = l as i32 + 1;
+                    break;
+                }
+            }
+        }
+        after = match search.within(pos, kind, t, before, Some(cap)) {
+            Within::Yes(l) => l as i32,
+            // At a defender node another reply is longer than the line's; at either kind
+            // the bounded search may have run out: the proof the table holds.
+            _ => match search.recorded_len(pos, before) {
+                u16::MAX => return None,
+                len => len as i32,
+            },
+        };
+    }
+    Some(after as u16)
+}
