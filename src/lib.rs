@@ -23,7 +23,7 @@ pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
 mod solver;
 pub use solver::{
-    Alternative, DefenderChoice, Flaw, FlawKind, LineError, MateLine, Outcome, Progress, Report,
+    AllocError, Alternative, DefenderChoice, Flaw, FlawKind, LineError, MateLine, Outcome, Progress, Report,
     Solution, Solver, SolverConfig, Stats, StopHandle, StopReason, Undecided, Verdict,
     is_mate_with_futile_interpositions, verify_mate,
 };

@@ -167,6 +167,8 @@ pub(crate) struct Search<'a> {
     path_hash: u64,
     /// Disproofs that rest on a repetition, keyed by position and path.
     rep_table: AHashMap<u64, (Hand, u16)>,
+    /// The entries `rep_table` may hold before it is cleared (see [`rep_table_max`]).
+    rep_max: usize,
     pub nodes: u64,
     start: Instant,
     next_check: u64,
@@ -186,6 +188,18 @@ pub(crate) struct Search<'a> {
 }
 
 const REP_TABLE_MAX: usize = 1 << 20;
+/// Bytes one entry of the repetition table may take at most: 17 per bucket of the hash map,
+/// whose bucket count is a power of two at least 8/7 of the entries (up to 39 bytes an
+/// entry), and half as much again while it grows (the old buckets are freed after the move).
+const REP_ENTRY_BYTES: usize = 60;
+
+/// The entries the repetition table may hold for a transposition table of `table_bytes`:
+/// it takes at most a sixteenth of that memory (at least 4096 entries, at most
+/// [`REP_TABLE_MAX`]), so that [`SolverConfig::hash_mib`](super::SolverConfig::hash_mib)
+/// bounds it too. Clearing it only loses path-dependent results, which are searched again.
+pub(crate) fn rep_table_max(table_bytes: usize) -> usize {
+    (table_bytes / 16 / REP_ENTRY_BYTES).clamp(4096, REP_TABLE_MAX)
+}
 const CHECK_EVERY: u64 = 1024;
 
 #[inline]
@@ -198,6 +212,7 @@ impl<'a> Search<'a> {
     pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
         let now = Instant::now();
         Search {
+            rep_max: rep_table_max(table.size_bytes()),
             table,
             attacker,
             limits,
@@ -319,7 +334,7 @@ impl<'a> Search<'a> {
     /// path-keyed table, everything else to the transposition table.
     fn record(&mut self, pos: &Position, v: Value, best: Option<Move>, work: u64) {
         if v.rep {
-            if self.rep_table.len() >= REP_TABLE_MAX {
+            if self.rep_table.len() >= self.rep_max {
                 self.rep_table.clear();
             }
             let own = mix(pos.key());
