@@ -65,6 +65,8 @@ struct Options {
 const SPIN_MAX: u64 = i64::MAX as u64;
 /// The largest `USI_Hash`: 1 TiB.
 const HASH_MAX: u64 = 1 << 20;
+/// The part of `USI_Hash` kept for what is not a table (see [`Options::table_mib`]).
+const RESERVE_MIB: usize = 16;
 /// The longest mate `MaxMateLength` may ask for.
 const LENGTH_MAX: u64 = 65_533;
 
@@ -156,11 +158,20 @@ impl Options {
         }
     }
 
+    /// The transposition table's share of `USI_Hash`, which bounds the whole process: the
+    /// library's [`SolverConfig::hash_mib`] is the table, and a search takes besides at most
+    /// a sixteenth of it for its repetition table, and its own few MiB (the program, the
+    /// search stack as deep as the line, the line walk: about 12 MiB on Microcosmos), for
+    /// which [`RESERVE_MIB`] is kept. At least 1 MiB.
+    fn table_mib(&self) -> usize {
+        (self.hash_mib.saturating_sub(RESERVE_MIB) * 16 / 17).max(1)
+    }
+
     /// The solver settings these options give (limits of one `go` added by the caller).
     fn config(&self) -> SolverConfig {
         let nonzero = |n: u64| (n > 0).then_some(n);
         SolverConfig::new()
-            .hash_mib(self.hash_mib)
+            .hash_mib(self.table_mib())
             .node_limit(nonzero(self.nodes_limit))
             .shortest_node_limit(nonzero(self.shortest_nodes))
             .progress_interval(Duration::from_millis(self.pv_interval_ms.max(1)))
@@ -429,12 +440,27 @@ impl Engine {
     /// again if needed). On failure it says why and leaves no solver.
     fn prepare(&mut self) -> bool {
         let config = self.options.config();
+        let table = config.get_hash_mib();
+        let fresh = self
+            .solver
+            .as_ref()
+            .is_none_or(|s| s.config().get_hash_mib() != table);
         let result = match self.solver.as_mut() {
             Some(solver) => solver.set_config(config),
             None => Solver::try_new(config).map(|s| self.solver = Some(s)),
         };
         match result {
-            Ok(()) => true,
+            Ok(()) => {
+                if fresh {
+                    info(&format!(
+                        "USI_Hash {} MiB: transposition table {table} MiB, repetition table up \
+                         to {:.1} MiB, {RESERVE_MIB} MiB kept for the rest",
+                        self.options.hash_mib,
+                        table as f64 / 16.0
+                    ));
+                }
+                true
+            }
             Err(e) => {
                 self.solver = None;
                 info(&format!(
@@ -446,11 +472,10 @@ impl Engine {
         }
     }
 
-    /// Takes one input line; `false` to quit. While a search runs, `quit` is obeyed at once,
-    /// and `isready`, `stop`, `ponderhit` and `gameover` are answered at once unless earlier
-    /// commands wait; every other command waits until the search has answered, and the
-    /// waiting ones are then run in order (so a script that sends everything at once gets
-    /// the answers a GUI waiting for each would).
+    /// Takes one input line; `false` to quit. While a search runs, `quit`, `isready`, `stop`,
+    /// `ponderhit` and `gameover` are obeyed at once; every other command waits until the
+    /// search has answered, and the waiting ones are then run in order (so that `position`
+    /// and `go` sent during a search apply to the next one, as if sent after the answer).
     fn input(&mut self, line: String) -> bool {
         let cmd = line.split_whitespace().next().unwrap_or("");
         if self.running.is_none() && self.queue.is_empty() {
@@ -458,9 +483,7 @@ impl Engine {
         }
         match cmd {
             "quit" => false,
-            "isready" | "stop" | "ponderhit" | "gameover" if self.queue.is_empty() => {
-                self.command(&line)
-            }
+            "isready" | "stop" | "ponderhit" | "gameover" => self.command(&line),
             _ => {
                 self.queue.push_back(line);
                 true
