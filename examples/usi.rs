@@ -293,8 +293,9 @@ fn parse_position(args: &[&str]) -> Result<Position, String> {
         None => (args, &args[args.len()..]),
     };
     let mut pos = match setup.first() {
-        Some(&"startpos") if setup.len() == 1 => Position::from_sfen(STARTPOS_SFEN)
-            .map_err(|e| format!("position startpos: {e}"))?,
+        Some(&"startpos") if setup.len() == 1 => {
+            Position::from_sfen(STARTPOS_SFEN).map_err(|e| format!("position startpos: {e}"))?
+        }
         Some(&"startpos") => {
             return Err(format!(
                 "position: unexpected '{}' after startpos",
@@ -536,8 +537,8 @@ impl Engine {
             }
             "position" => self.position = parse_position(args),
             "go" => self.go(args),
-            "stop" => match self.running.as_mut() {
-                Some(r) => {
+            "stop" => {
+                if let Some(r) = self.running.as_mut() {
                     r.hold = false;
                     r.stopping = true;
                     r.stop.stop();
@@ -546,8 +547,7 @@ impl Engine {
                         answer.iter().for_each(|l| send(l));
                     }
                 }
-                None => {}
-            },
+            }
             "ponderhit" => {
                 if let Some(r) = self.running.as_mut() {
                     if r.ponder {
@@ -565,7 +565,10 @@ impl Engine {
                 }
             }
             "quit" => return false,
-            other => info(&format!("unknown command '{other}' (line '{}')", line.trim())),
+            other => info(&format!(
+                "unknown command '{other}' (line '{}')",
+                line.trim()
+            )),
         }
         true
     }
@@ -726,8 +729,7 @@ impl Engine {
     /// Called when [`Engine::wake_at`] has passed.
     fn wake(&mut self) {
         if let Some(r) = self.running.as_mut() {
-            if r.held.is_none() && (r.stopping || r.deadline.is_some_and(|d| Instant::now() >= d))
-            {
+            if r.held.is_none() && (r.stopping || r.deadline.is_some_and(|d| Instant::now() >= d)) {
                 r.stopping = true;
                 r.stop.stop();
             }

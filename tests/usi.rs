@@ -140,10 +140,7 @@ impl Engine {
     /// Asserts that nothing arrives within `wait`.
     fn silent(&mut self, wait: Duration) {
         if let Some(l) = self.next(wait) {
-            panic!(
-                "unexpected '{l}'; conversation:\n{}",
-                self.log.join("\n")
-            );
+            panic!("unexpected '{l}'; conversation:\n{}", self.log.join("\n"));
         }
     }
 
@@ -240,7 +237,9 @@ fn a_whole_conversation() {
         "FillDefenderHand type check default false",
     ] {
         assert!(
-            lines.iter().any(|l| l.starts_with(&format!("option name {name}"))),
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name}"))),
             "option {name} missing: {lines:?}"
         );
     }
@@ -255,7 +254,10 @@ fn a_whole_conversation() {
     assert_eq!(l, "info string setoption: unknown option 'Bogus'");
     e.send("setoption name NodesLimit value -5");
     let l = e.next(secs(5)).unwrap();
-    assert!(l.starts_with("info string setoption: bad value '-5' for option NodesLimit"), "{l}");
+    assert!(
+        l.starts_with("info string setoption: bad value '-5' for option NodesLimit"),
+        "{l}"
+    );
     e.send("setoption name Shortcuts value maybe");
     let l = e.next(secs(5)).unwrap();
     assert!(l.contains("expected true or false"), "{l}");
@@ -265,7 +267,10 @@ fn a_whole_conversation() {
 
     // isready allocates the table and says how USI_Hash is shared out.
     let lines = e.ready();
-    assert!(has_info_string(&lines, "USI_Hash 32 MiB: transposition table"), "{lines:?}");
+    assert!(
+        has_info_string(&lines, "USI_Hash 32 MiB: transposition table"),
+        "{lines:?}"
+    );
     // A second isready with the same size allocates nothing.
     let lines = e.ready();
     assert_eq!(lines, ["readyok"]);
@@ -275,9 +280,17 @@ fn a_whole_conversation() {
     let (info, answer) = e.go_mate(THREE, "10000");
     assert_eq!(answer, format!("checkmate {THREE_LINE}"));
     verified(THREE, &answer);
-    assert!(info.iter().any(|l| l.starts_with("info time ") && l.contains(" nodes ")
-        && l.contains(" nps ") && l.contains(" hashfull ")), "{info:?}");
-    assert!(has_info_string(&info, "mate in 3 plies, proven shortest"), "{info:?}");
+    assert!(
+        info.iter().any(|l| l.starts_with("info time ")
+            && l.contains(" nodes ")
+            && l.contains(" nps ")
+            && l.contains(" hashfull ")),
+        "{info:?}"
+    );
+    assert!(
+        has_info_string(&info, "mate in 3 plies, proven shortest"),
+        "{info:?}"
+    );
 
     // `moves` after the sfen: the same problem two plies on, a mate in 1.
     e.send(&format!("position sfen {THREE} moves 9f5b+ 4a5b"));
@@ -317,7 +330,12 @@ fn a_whole_conversation() {
     assert!(first.iter().all(|l| l.starts_with("info")), "{first:?}");
     e.send("isready");
     let lines = e.until("readyok", secs(5));
-    assert!(lines[..lines.len() - 1].iter().all(|l| l.starts_with("info")), "{lines:?}");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info")),
+        "{lines:?}"
+    );
     // Commands other than stop, quit, isready, ponderhit wait for the answer, silently.
     e.send("setoption name PvInterval value 0");
     let t = Instant::now();
@@ -327,7 +345,10 @@ fn a_whole_conversation() {
     assert_eq!(answer, "checkmate timeout");
     // The engine answers within 0.1 s of the stop on a quiet machine (see the README); the
     // bound here leaves room for a loaded CI machine.
-    assert!(latency < Duration::from_millis(1000), "stop took {latency:?}");
+    assert!(
+        latency < Duration::from_millis(1000),
+        "stop took {latency:?}"
+    );
     // PvInterval 0 (sent during the search, applied after it): no progress lines.
     let (info, answer) = e.go_mate(THREE, "infinite");
     assert_eq!(answer, format!("checkmate {THREE_LINE}"));
@@ -340,7 +361,10 @@ fn a_whole_conversation() {
     // Bad lines: an info string each, and the engine stays alive.
     e.send("hello world");
     let l = e.next(secs(5)).unwrap();
-    assert_eq!(l, "info string unknown command 'hello' (line 'hello world')");
+    assert_eq!(
+        l,
+        "info string unknown command 'hello' (line 'hello world')"
+    );
     e.send("");
     e.send("   ");
     e.silent(Duration::from_millis(100));
@@ -349,12 +373,18 @@ fn a_whole_conversation() {
     e.send("go mate 1000");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
-    assert!(has_info_string(&info, "no valid position: position sfen 9/9/9 b - 1: "), "{info:?}");
+    assert!(
+        has_info_string(&info, "no valid position: position sfen 9/9/9 b - 1: "),
+        "{info:?}"
+    );
     e.send("position nonsense");
     e.send("go mate 1000");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
-    assert!(has_info_string(&info, "expected 'startpos' or 'sfen'"), "{info:?}");
+    assert!(
+        has_info_string(&info, "expected 'startpos' or 'sfen'"),
+        "{info:?}"
+    );
     // An illegal move in the move list.
     e.send("position startpos moves 7g7f 7g7f");
     e.send("go mate 1000");
@@ -369,7 +399,10 @@ fn a_whole_conversation() {
     e.send("go mate soon");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
-    assert!(has_info_string(&info, "go mate: expected a time"), "{info:?}");
+    assert!(
+        has_info_string(&info, "go mate: expected a time"),
+        "{info:?}"
+    );
     // No defending king: the solver cannot take it.
     let (info, answer) = e.go_mate("9/9/9/9/9/9/9/9/4K4 b G 1", "1000");
     assert_eq!(answer, "checkmate notimplemented");
@@ -384,7 +417,10 @@ fn a_whole_conversation() {
     assert_eq!(answer, "checkmate 1h2g 2f1h+ 1i1h");
     let (info, answer) = e.go_mate(IN_CHECK_NO_MATE, "10000");
     assert_eq!(answer, "checkmate nomate");
-    assert!(has_info_string(&info, "in check and no evasion gives check"), "{info:?}");
+    assert!(
+        has_info_string(&info, "in check and no evasion gives check"),
+        "{info:?}"
+    );
 
     // FillDefenderHand: the defender gets every piece not on the board.
     e.send("setoption name FillDefenderHand value true");
@@ -402,7 +438,11 @@ fn a_whole_conversation() {
     e.send("go btime 60000 wtime 60000 byoyomi 1000");
     let (info, answer) = e.answer("bestmove");
     assert_eq!(answer, "bestmove 9f5b+");
-    assert!(info.iter().any(|l| l.contains(&format!("score mate 3 pv {THREE_LINE}"))), "{info:?}");
+    assert!(
+        info.iter()
+            .any(|l| l.contains(&format!("score mate 3 pv {THREE_LINE}"))),
+        "{info:?}"
+    );
     e.send(&format!("position sfen {NO_MATE}"));
     e.send("go byoyomi 1000");
     assert_eq!(e.answer("bestmove").1, "bestmove resign");
@@ -439,7 +479,11 @@ fn a_whole_conversation() {
     e.send("quit");
     let status = e.wait_exit(secs(5));
     assert!(status.success(), "{status:?}");
-    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -473,7 +517,10 @@ fn a_table_too_large_is_an_error_not_an_abort() {
     // A size that fits: the engine works again.
     e.send("setoption name USI_Hash value 32");
     e.ready();
-    assert_eq!(e.go_mate(THREE, "1000").1, format!("checkmate {THREE_LINE}"));
+    assert_eq!(
+        e.go_mate(THREE, "1000").1,
+        format!("checkmate {THREE_LINE}")
+    );
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(5)).success());
 }

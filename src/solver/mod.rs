@@ -38,8 +38,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use tt::{NO_LIMIT, Table};
 pub use tt::AllocError;
+use tt::{NO_LIMIT, Table};
 
 /// Settings for a [`Solver`], built with chained setters.
 ///
