@@ -530,9 +530,14 @@ impl Engine {
             "usinewgame" => {}
             "gameover" => {
                 if let Some(r) = self.running.as_mut() {
-                    r.discard = true;
-                    r.stopping = true;
-                    r.stop.stop();
+                    if r.held.is_some() {
+                        // Finished, its answer held back: nothing more to wait for.
+                        self.running = None;
+                    } else {
+                        r.discard = true;
+                        r.stopping = true;
+                        r.stop.stop();
+                    }
                 }
             }
             "position" => self.position = parse_position(args),

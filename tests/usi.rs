@@ -470,6 +470,14 @@ fn a_whole_conversation() {
     e.send("gameover lose");
     e.silent(Duration::from_millis(300));
     assert_eq!(e.ready(), ["readyok"]);
+    // gameover after go infinite has found its answer (held back for stop): dropped too.
+    e.send(&format!("position sfen {THREE}"));
+    e.send("go infinite");
+    e.silent(Duration::from_millis(300));
+    e.send("gameover win");
+    e.silent(Duration::from_millis(100));
+    e.send("go mate 1000");
+    assert_eq!(e.answer("checkmate").1, format!("checkmate {THREE_LINE}"));
 
     // quit during a search: the engine exits at once.
     e.send(&format!("position sfen {LONG}"));
