@@ -93,8 +93,11 @@ fn main() {
             solve_times.push(sol.stats.elapsed);
             solve_nodes = sol.stats.nodes;
             length = match &sol.outcome {
-                Outcome::Mate(l) if l.shortest_proven => format!("{} (shortest)", l.len()),
-                Outcome::Mate(l) => l.len().to_string(),
+                Outcome::Mate(l) if !l.is_main_line() => {
+                    format!("at most {} (line of {})", l.length(), l.line_len())
+                }
+                Outcome::Mate(l) if l.shortest_proven() => format!("{} (shortest)", l.length()),
+                Outcome::Mate(l) => l.length().to_string(),
                 other => format!("{other:?}"),
             };
             let report = Solver::new(config.clone()).check(&pos, None);

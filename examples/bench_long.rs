@@ -106,12 +106,20 @@ fn main() {
         let median = times[times.len() / 2];
         let (verdict, length) = match &sol.outcome {
             Outcome::Mate(l) => (
-                if l.shortest_proven {
+                if l.shortest_proven() {
                     "mate (shortest proven)".to_string()
                 } else {
                     "mate".to_string()
                 },
-                l.len().to_string(),
+                if l.is_main_line() {
+                    l.length().to_string()
+                } else {
+                    format!(
+                        "at most {} (line of {}, not the main line)",
+                        l.length(),
+                        l.line_len()
+                    )
+                },
             ),
             Outcome::NoMate => ("nomate".to_string(), "-".to_string()),
             Outcome::Unknown(r) => (format!("unknown ({r})"), "-".to_string()),

@@ -18,7 +18,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 use tsume::{
-    Flaw, FlawKind, Move, Position, Report, Solver, SolverConfig, Verdict, japanese_line,
+    Flaw, FlawKind, MateLine, Move, Position, Report, Solver, SolverConfig, Verdict, japanese_line,
     japanese_move,
 };
 
@@ -137,6 +137,20 @@ fn usi(moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// The solver's mate: its proven length, and the line's length where the line is not the
+/// main line (never presented as the mate length then).
+fn mate_text(ml: &MateLine) -> String {
+    if ml.is_main_line() {
+        format!("mate in {}, {} plies", ml.length(), ml.line_len())
+    } else {
+        format!(
+            "mate in at most {}; line shown: {} plies, defence not the longest",
+            ml.length(),
+            ml.line_len()
+        )
+    }
+}
+
 fn hand_text(report: &Report) -> String {
     if report.hand_left.is_empty() {
         "none".into()
@@ -191,16 +205,11 @@ fn print_human(place: &str, comment: &str, pos: &Position, report: &Report) {
         report.undecided.len()
     );
     if !report.line.is_empty() {
-        println!(
-            "{} ({} plies, attacker's hand at the end: {})",
-            if report.checked_intended {
-                "intended line"
-            } else {
-                "main line"
-            },
-            report.line.len(),
-            hand_text(report)
-        );
+        let what = match (&report.main_line, report.checked_intended) {
+            (Some(ml), false) => format!("main line ({}", mate_text(ml)),
+            _ => format!("intended line ({} plies", report.line.len()),
+        };
+        println!("{what}, attacker's hand at the end: {})", hand_text(report));
         println!("usi: {}", usi(&report.line));
         println!("kif: {}", japanese_line(pos, &report.line).join(" "));
     }
@@ -212,11 +221,11 @@ fn print_human(place: &str, comment: &str, pos: &Position, report: &Report) {
     }
     if report.checked_intended {
         if let Some(ml) = &report.main_line {
-            if ml.moves != report.line {
+            if ml.moves() != report.line {
                 println!(
-                    "solver's main line ({} plies): {}",
-                    ml.len(),
-                    usi(&ml.moves)
+                    "solver's main line ({}): {}",
+                    mate_text(ml),
+                    usi(ml.moves())
                 );
             }
         }
@@ -294,7 +303,17 @@ fn json_report(prob: &Problem, pos: &Position, report: &Report) -> serde_json::V
         "comment": prob.comment,
         "sound": report.sound(),
         "verdict": report.verdict.to_string(),
-        "length": (!report.line.is_empty()).then_some(report.line.len()),
+        // The mate length: the solver's proven bound when its main line is checked, the
+        // intended line's own length when that is.
+        "length": match (&report.main_line, report.checked_intended) {
+            (Some(ml), false) => Some(ml.length() as usize),
+            _ => (!report.line.is_empty()).then_some(report.line.len()),
+        },
+        "line_length": (!report.line.is_empty()).then_some(report.line.len()),
+        "line_is_main": match (&report.main_line, report.checked_intended) {
+            (Some(ml), false) => Some(ml.is_main_line()),
+            _ => None,
+        },
         "moves": report.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "intended": report.checked_intended,
         "intended_moves": report

@@ -17,7 +17,45 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
-use tsume::{Outcome, Position, Solver, SolverConfig, board_diagram, japanese_line};
+use tsume::{MateLine, Outcome, Position, Solver, SolverConfig, board_diagram, japanese_line};
+
+/// The first line of a mate's report: the proven length, and what the line shown is. A line
+/// whose defence is not shown to be the longest is never presented as "mate in N".
+fn mate_headline(line: &MateLine) -> String {
+    let n = line.length();
+    let shortest = if line.shortest_proven() {
+        "shortest proven"
+    } else {
+        "not proven shortest within the limits"
+    };
+    if !line.is_main_line() {
+        let why = if line.line_len() < n as usize {
+            "defence not the longest"
+        } else {
+            "attacker's moves not the shortest"
+        };
+        return format!(
+            "mate in at most {n} ({shortest}); line shown: {} plies, {why}",
+            line.line_len()
+        );
+    }
+    let detail = if line.exact() {
+        "shortest proven, line exact"
+    } else if line.shortest_proven() {
+        "shortest proven, some choices in the line not decided"
+    } else {
+        shortest
+    };
+    if line.line_len() > n as usize {
+        format!(
+            "mate in {n} ({detail}); the line shown has {} plies: it shows a futile \
+             interposition and its capture, which are not counted",
+            line.line_len()
+        )
+    } else {
+        format!("mate in {n} ({detail})")
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(about = "Solve tsume-shogi problems (df-pn)")]
@@ -160,15 +198,15 @@ fn main() -> ExitCode {
         }
         let sol = solver.solve(&pos);
         let st = &sol.stats;
-        let (result, moves, length) = match &sol.outcome {
-            Outcome::Mate(line) => ("mate", line.moves.clone(), Some(line.len())),
-            Outcome::NoMate => ("nomate", Vec::new(), None),
-            Outcome::Unknown(_) => ("unknown", Vec::new(), None),
+        let (result, moves) = match &sol.outcome {
+            Outcome::Mate(line) => ("mate", line.moves().to_vec()),
+            Outcome::NoMate => ("nomate", Vec::new()),
+            Outcome::Unknown(_) => ("unknown", Vec::new()),
         };
         if args.json {
             let mut obj = json!({
                 "sfen": prob.sfen, "line": prob.line, "file": prob.source,
-                "result": result, "length": length,
+                "result": result, "length": null,
                 "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
                 "nodes": st.nodes, "time_ms": st.elapsed.as_millis() as u64,
                 "nps": st.nodes_per_second(),
@@ -177,40 +215,38 @@ fn main() -> ExitCode {
                 obj["reason"] = json!(reason.to_string());
             }
             if let Outcome::Mate(line) = &sol.outcome {
-                obj["hand_left"] = json!(line.hand_left.to_string());
-                obj["shortest_proven"] = json!(line.shortest_proven);
-                obj["exact"] = json!(line.exact);
+                obj["length"] = json!(line.length());
+                obj["line_length"] = json!(line.line_len());
+                obj["line_is_main"] = json!(line.is_main_line());
+                obj["hand_left"] = json!(line.hand_left().to_string());
+                obj["shortest_proven"] = json!(line.shortest_proven());
+                obj["exact"] = json!(line.exact());
             }
             let _ = writeln!(stdout.lock(), "{obj}");
         } else {
             match &sol.outcome {
                 Outcome::Mate(line) => {
-                    println!(
-                        "mate in {} ({})",
-                        line.len(),
-                        if line.exact {
-                            "shortest proven, line exact"
-                        } else if line.shortest_proven {
-                            "shortest proven, some choices in the line not decided"
-                        } else {
-                            "not proven shortest within the limits"
-                        }
-                    );
+                    println!("{}", mate_headline(line));
                     println!(
                         "usi: {}",
-                        line.moves
+                        line.moves()
                             .iter()
                             .map(|m| m.to_string())
                             .collect::<Vec<_>>()
                             .join(" ")
                     );
-                    println!("kif: {}", japanese_line(&pos, &line.moves).join(" "));
+                    println!("kif: {}", japanese_line(&pos, line.moves()).join(" "));
                     println!(
-                        "attacker's hand at the end: {}",
-                        if line.hand_left.is_empty() {
+                        "attacker's hand at the end{}: {}",
+                        if line.is_main_line() {
+                            ""
+                        } else {
+                            " of the line shown"
+                        },
+                        if line.hand_left().is_empty() {
                             "none".to_string()
                         } else {
-                            line.hand_left.japanese()
+                            line.hand_left().japanese()
                         }
                     );
                 }

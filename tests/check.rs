@@ -283,7 +283,7 @@ fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
     let pos = Position::from_sfen(CLASSIC).unwrap();
     let mut solver = solver(300_000);
     let plain = solver.check(&pos, None);
-    let line = plain.main_line.as_ref().expect("a mate").moves.clone();
+    let line = plain.main_line.as_ref().expect("a mate").moves().to_vec();
     let with = solver.check(&pos, Some(&line));
     assert_eq!(plain.verdict, Verdict::Sound);
     assert!(with.checked_intended && !plain.checked_intended);

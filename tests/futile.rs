@@ -83,20 +83,20 @@ fn check(p: &Problem) -> MateLine {
         Outcome::Mate(line) => line,
         other => panic!("{sfen}: expected a mate in {}, got {other:?}", p.length),
     };
-    let moves = usi(&line.moves);
-    assert_eq!(
-        line.len() as u32,
-        p.length,
-        "{sfen}: solver's length: {moves}"
+    let moves = usi(line.moves());
+    assert_eq!(line.length(), p.length, "{sfen}: solver's length: {moves}");
+    assert!(
+        line.is_main_line() && line.line_len() as u32 == p.length,
+        "{sfen}: the line shown is not the main line: {moves}"
     );
-    assert!(line.shortest_proven && line.exact, "{sfen}: {line:?}");
+    assert!(line.shortest_proven() && line.exact(), "{sfen}: {line:?}");
     assert_eq!(moves, p.line, "{sfen}: the solver's main line");
-    check_line(&pos, &line.moves).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-    verify_mate(&pos, &line.moves).unwrap_or_else(|e| panic!("{sfen}: verify_mate: {e}"));
-    assert_eq!(line.hand_left, hand_after(&pos, &line.moves), "{sfen}");
+    check_line(&pos, line.moves()).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    verify_mate(&pos, line.moves()).unwrap_or_else(|e| panic!("{sfen}: verify_mate: {e}"));
+    assert_eq!(line.hand_left(), hand_after(&pos, line.moves()), "{sfen}");
     let lines = main_lines(&pos, p.length);
     assert!(
-        lines.contains(&line.moves),
+        lines.contains(&line.moves().to_vec()),
         "{sfen}: {moves} is not among the brute force's main lines: {:?}",
         lines.iter().map(|l| usi(l)).collect::<Vec<_>>()
     );
@@ -113,7 +113,7 @@ fn check(p: &Problem) -> MateLine {
         "{flipped}"
     );
     match solver.solve(&fpos).outcome {
-        Outcome::Mate(l) => assert_eq!(l.len() as u32, p.length, "{flipped}"),
+        Outcome::Mate(l) => assert_eq!(l.length(), p.length, "{flipped}"),
         other => panic!("{flipped}: {other:?}"),
     }
     line
@@ -122,7 +122,7 @@ fn check(p: &Problem) -> MateLine {
 /// The position after the first `plies` moves of `line` from the problem.
 fn after(p: &Problem, line: &MateLine, plies: usize) -> Position {
     let mut pos = Position::from_sfen(p.sfen).unwrap();
-    for &mv in &line.moves[..plies] {
+    for &mv in &line.moves()[..plies] {
         pos.play_unchecked(mv);
     }
     pos
@@ -132,7 +132,7 @@ fn after(p: &Problem, line: &MateLine, plies: usize) -> Position {
 /// interposition (futile: the line checker already requires that it ends the line), and
 /// returns those replies.
 fn ends_in_futile_interpositions(p: &Problem, line: &MateLine) -> Vec<Move> {
-    let end = after(p, line, line.len());
+    let end = after(p, line, line.line_len());
     let replies: Vec<Move> = end.legal_moves().iter().copied().collect();
     assert!(
         !replies.is_empty(),
@@ -154,10 +154,10 @@ fn ends_in_futile_interpositions(p: &Problem, line: &MateLine) -> Vec<Move> {
 /// take it. Returns the distant checker's square.
 fn counted_interposition(p: &Problem, line: &MateLine, ply: usize) -> tsume::Square {
     let before = after(p, line, ply - 1);
-    let mv = line.moves[ply - 1];
+    let mv = line.moves()[ply - 1];
     let dc = distant_check(&before).expect("a distant check");
     assert!(is_interposition(&before, &dc, mv), "{}: {mv}", p.sfen);
-    let left = (line.len() - ply + 1) as u32;
+    let left = (line.line_len() - ply + 1) as u32;
     if let Some(q) = capture_position(&before, &dc, mv) {
         let mut b = Brute::new(true, BRUTE_NODES);
         assert_eq!(
@@ -206,7 +206,7 @@ fn a_issue_problem_is_a_mate_in_3() {
         replies.iter().map(|m| m.to().to_string()).collect();
     assert_eq!(squares.into_iter().collect::<Vec<_>>(), ["6e", "7f", "8g"]);
     // Every reply at ply 2 is worth 2: the king's move is one longest defence among many.
-    let choice = &line.defences[0];
+    let choice = &line.defences()[0];
     assert!(choice.replies.len() > 10);
     assert!(choice.replies.iter().all(|a| a.length == 2), "{choice:?}");
 }
@@ -239,7 +239,7 @@ fn b_rook_from_afar_with_every_drop_futile_is_a_mate_in_1() {
     // its last two ranks, h and i).
     assert_eq!(replies.len(), 7 * 7 - 1, "{replies:?}");
     assert!(replies.iter().all(|m| m.is_drop()));
-    assert_eq!(line.hand_left, tsume::Hand::EMPTY);
+    assert_eq!(line.hand_left(), tsume::Hand::EMPTY);
 }
 
 // =============================================================================================
@@ -270,10 +270,10 @@ fn c_interposition_taken_by_another_piece_counts() {
     };
     let line = check(&p);
     let checker = counted_interposition(&p, &line, 2);
-    let take = line.moves[2];
+    let take = line.moves()[2];
     assert_eq!(
         take.to(),
-        line.moves[1].to(),
+        line.moves()[1].to(),
         "the interposed piece is taken"
     );
     assert_ne!(
@@ -283,7 +283,7 @@ fn c_interposition_taken_by_another_piece_counts() {
     );
     // The gold's 移動合 is listed as futile.
     let gold = Move::from_usi("2a2b").unwrap();
-    let alt = line.defences[0]
+    let alt = line.defences()[0]
         .replies
         .iter()
         .find(|a| a.mv == gold)
@@ -343,13 +343,13 @@ fn d_interposition_the_attacker_must_not_capture_counts() {
         }
     }
     assert!(
-        line.defences[0]
+        line.defences()[0]
             .replies
             .iter()
             .any(|a| a.mv == s5c && !a.futile)
     );
     assert!(main_lines(&at_root(&p), 3).contains(&moves_of("L*5d S*5c G*4b")));
-    let lengths: Vec<(String, u32)> = line.defences[0]
+    let lengths: Vec<(String, u32)> = line.defences()[0]
         .replies
         .iter()
         .map(|a| (a.mv.to_string(), a.length))
@@ -391,7 +391,7 @@ fn e_interposed_piece_captured_and_dropped_again_counts() {
     // The line that takes the gold and drops it again is as long.
     assert!(main_lines(&at_root(&p), 7).contains(&moves_of("9c8c G*8b 8c8b 8a8b R*7b 8b8a G*8b")));
     // The gold is the longest of the drops on 8b; the others are worth 4.
-    for a in &line.defences[0].replies {
+    for a in &line.defences()[0].replies {
         let expected = match a.mv.to_string().as_str() {
             "G*8b" => 6,
             "8a7a" | "8a9a" => 2,
@@ -399,7 +399,7 @@ fn e_interposed_piece_captured_and_dropped_again_counts() {
         };
         assert!(a.length <= expected && !a.futile, "{a:?}");
     }
-    assert_eq!(line.hand_left.total(), 0);
+    assert_eq!(line.hand_left().total(), 0);
 }
 
 /// A 移動合 that counts for the same kind of reason, away from the king: the rook moved in
@@ -426,7 +426,7 @@ fn e_move_interposition_away_from_the_king_counts() {
         plain_plies: 7,
     };
     let line = check(&p);
-    assert_eq!(line.hand_left.total(), 0);
+    assert_eq!(line.hand_left().total(), 0);
     // The line with the 移動合 (counted: its capture position is not mated within 4) is as
     // long, and the interposition is a board move between the dragon and the king.
     let with = moves_of("R*5a 2a2b 5a5b+ 4d4b 5b4b 2b1a R*3a");
@@ -520,17 +520,17 @@ fn h_interposition_next_to_the_king_that_it_could_take_back_counts() {
     assert!(!is_mate_with_futile_interpositions(&after_check));
     // In the capture position the king can take the lance.
     let dc = distant_check(&after_check).unwrap();
-    let q = capture_position(&after_check, &dc, line.moves[1]).unwrap();
+    let q = capture_position(&after_check, &dc, line.moves()[1]).unwrap();
     let take_back = q.parse_usi_move("1a1b").unwrap();
     assert!(q.is_legal(take_back));
     // Every reply is a drop on 1b (no rook left for White), counted, worth 2.
-    let choice = &line.defences[0];
+    let choice = &line.defences()[0];
     assert_eq!(choice.replies.len(), 6);
     assert!(
         choice.replies.iter().all(|a| a.length == 2
             && !a.futile
             && a.mv.is_drop()
-            && a.mv.to() == line.moves[1].to()),
+            && a.mv.to() == line.moves()[1].to()),
         "{choice:?}"
     );
 }
@@ -557,19 +557,20 @@ fn assert_shown_line_of_mate_length(sfen: &str, length: u32) -> Vec<String> {
             Outcome::Mate(line) => line,
             other => panic!("{s}: {other:?}"),
         };
-        check_line(&pos, &line.moves).unwrap_or_else(|e| panic!("{s}: {e}"));
-        if !(line.len() as u32 == length
-            && line.shortest_proven
-            && line.exact
-            && lines.contains(&line.moves))
+        check_line(&pos, line.moves()).unwrap_or_else(|e| panic!("{s}: {e}"));
+        if !(line.length() == length
+            && line.line_len() as u32 == length
+            && line.shortest_proven()
+            && line.exact()
+            && lines.contains(&line.moves().to_vec()))
         {
             failures.push(format!(
                 "{s}: solver's mate in {} (shortest proven {}, exact {}): {}; the brute force \
                  mates in {length}, e.g. {}",
-                line.len(),
-                line.shortest_proven,
-                line.exact,
-                usi(&line.moves),
+                line.line_len(),
+                line.shortest_proven(),
+                line.exact(),
+                usi(line.moves()),
                 usi(&lines[0])
             ));
         }
@@ -642,7 +643,7 @@ fn library_line_end_test_agrees_with_the_definition() {
             panic!("{sfen}: no mate");
         };
         let mut pos = root.clone();
-        for (i, &mv) in line.moves.iter().enumerate() {
+        for (i, &mv) in line.moves().iter().enumerate() {
             if i % 2 == 0 {
                 // Attacker to move: every check.
                 for check in pos.check_moves() {

@@ -254,7 +254,7 @@ fn solver(hash_mib: usize, nodes: u64) -> Solver {
 
 fn verdict(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Mate(line) => format!("mate in {}", line.len()),
+        Outcome::Mate(line) => format!("mate in {}", line.length()),
         Outcome::NoMate => "no mate".into(),
         Outcome::Unknown(r) => format!("unknown ({r})"),
     }
@@ -269,42 +269,51 @@ fn judge_with(p: &Problem, pos: &Position, outcome: &Outcome, exact: bool) -> Re
         (Outcome::NoMate, Expected::Mate(_)) => Err("solver says no mate".into()),
         (Outcome::NoMate, _) => Ok(()),
         (Outcome::Mate(line), expected) => {
-            if line.is_empty() != line.moves.is_empty() || line.len() != line.moves.len() {
-                return Err("MateLine::len / is_empty disagree with the moves".into());
+            if line.line_len() != line.moves().len() {
+                return Err("MateLine::line_len disagrees with the moves".into());
             }
-            check_line_both(pos, &line.moves)?;
-            let n = line.len();
-            if line.hand_left != hand_after(pos, &line.moves) {
+            check_line_both(pos, line.moves())?;
+            // The length reported is the proven bound; the suites' lines must realise it.
+            let n = line.length() as usize;
+            if !line.is_main_line() || line.line_len() < n {
                 return Err(format!(
-                    "hand_left {:?} is not the attacker's hand after the line, {:?}",
-                    line.hand_left,
-                    hand_after(pos, &line.moves)
+                    "mate in {n} but the line shown has {} plies (main line: {}): {}",
+                    line.line_len(),
+                    line.is_main_line(),
+                    usi(line.moves())
                 ));
             }
-            if exact && !(line.shortest_proven && line.exact) {
+            if line.hand_left() != hand_after(pos, line.moves()) {
+                return Err(format!(
+                    "hand_left {:?} is not the attacker's hand after the line, {:?}",
+                    line.hand_left(),
+                    hand_after(pos, line.moves())
+                ));
+            }
+            if exact && !(line.shortest_proven() && line.exact()) {
                 return Err(format!(
                     "mate in {n} with shortest_proven {} and exact {}: {}",
-                    line.shortest_proven,
-                    line.exact,
-                    usi(&line.moves)
+                    line.shortest_proven(),
+                    line.exact(),
+                    usi(line.moves())
                 ));
             }
             match expected {
-                Expected::NoMate => Err(format!("solver says mate in {n}: {}", usi(&line.moves))),
+                Expected::NoMate => Err(format!("solver says mate in {n}: {}", usi(line.moves()))),
                 Expected::NoMateWithin(k) if n <= k => Err(format!(
                     "solver says mate in {n} but there is none within {k}: {}",
-                    usi(&line.moves)
+                    usi(line.moves())
                 )),
                 Expected::Mate(k) if n != k => Err(format!(
                     "solver says mate in {n}, stated {k}: {}",
-                    usi(&line.moves)
+                    usi(line.moves())
                 )),
                 Expected::NoMateWithin(k) if n > 10 * k + 20 => Err(format!(
                     "runaway line of {n} plies (stated no mate within {k}): {}",
-                    usi(&line.moves)
+                    usi(line.moves())
                 )),
                 Expected::Unstated if n > 300 => {
-                    Err(format!("runaway line of {n} plies: {}", usi(&line.moves)))
+                    Err(format!("runaway line of {n} plies: {}", usi(line.moves())))
                 }
                 _ => Ok(()),
             }
@@ -387,7 +396,7 @@ fn suite_stated_lengths_are_minimal() {
         let sol = s.solve(&pos);
         if sol.outcome != Outcome::NoMate {
             let got = match &sol.outcome {
-                Outcome::Mate(line) => format!("mate in {}: {}", line.len(), usi(&line.moves)),
+                Outcome::Mate(line) => format!("mate in {}: {}", line.length(), usi(line.moves())),
                 other => verdict(other),
             };
             failures.push(format!("{}: within {} plies: {got}", p.place(), n - 2));
@@ -463,7 +472,12 @@ fn line_problems() -> Vec<Problem> {
 fn main_line_is_deterministic() {
     let problems = line_problems();
     let line_of = |o: &Outcome| match o {
-        Outcome::Mate(l) => Some((usi(&l.moves), l.hand_left, l.shortest_proven, l.exact)),
+        Outcome::Mate(l) => Some((
+            usi(l.moves()),
+            l.hand_left(),
+            l.shortest_proven(),
+            l.exact(),
+        )),
         _ => None,
     };
     let mut reference = Vec::new();
@@ -529,7 +543,7 @@ fn alternatives_describe_the_defender_choices() {
             failures.push(format!("{}: no mate", p.place()));
             continue;
         };
-        if line.len() <= 5 {
+        if line.line_len() <= 5 {
             brute_checked += 1;
         }
         for e in common::check_defences(&pos, &line, 5) {
@@ -555,7 +569,7 @@ fn checker_rejects_truncated_lines() {
         let Outcome::Mate(line) = s.solve(&pos).outcome else {
             continue;
         };
-        let m = &line.moves;
+        let m = line.moves();
         let mut cuts = vec![m.len() - 1];
         if m.len() >= 3 {
             cuts.push(m.len() - 2);
@@ -627,17 +641,22 @@ fn microcosmos_tail_lengths_are_exact() {
             let mut s = Solver::new(SolverConfig::new().hash_mib(256).shortcuts(shortcuts));
             match s.solve(&pos).outcome {
                 Outcome::Mate(line) => {
-                    if shortcuts && line.len() != stated {
-                        failures.push(format!("ply {ply}: {} plies, not {stated}", line.len()));
+                    if shortcuts && (line.length() as usize != stated || line.line_len() != stated)
+                    {
+                        failures.push(format!(
+                            "ply {ply}: mate in {} with a line of {} plies, not {stated}",
+                            line.length(),
+                            line.line_len()
+                        ));
                     }
-                    if !shortcuts && line.len() <= stated {
+                    if !shortcuts && line.length() as usize <= stated {
                         failures.push(format!(
                             "ply {ply}: {} plies without the line tightening, so this \
                              position no longer tests it; pick another",
-                            line.len()
+                            line.line_len()
                         ));
                     }
-                    if let Err(e) = check_line_both(&pos, &line.moves) {
+                    if let Err(e) = check_line_both(&pos, line.moves()) {
                         failures.push(format!("ply {ply}: {e}"));
                     }
                 }
@@ -674,19 +693,22 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
         let sol = s.solve(&pos);
         match &sol.outcome {
             Outcome::Mate(line) => {
-                if line.defences.is_empty() {
+                if line.defences().is_empty() {
                     fallbacks += 1;
                 } else {
                     walked += 1;
                 }
-                if line.len() < stated || line.exact {
+                // The length is a proven bound, never below the mate; a main line realises
+                // it. (A line walked before the bound came down is longer and not main.)
+                let (n, shown) = (line.length() as usize, line.line_len());
+                if n < stated || line.exact() || (line.is_main_line() && shown < n) {
                     failures.push(format!(
-                        "limit {limit}: {} plies, exact {}",
-                        line.len(),
-                        line.exact
+                        "limit {limit}: mate in {n}, line of {shown} plies (main {}), exact {}",
+                        line.is_main_line(),
+                        line.exact()
                     ));
                 }
-                if let Err(e) = check_line_both(&pos, &line.moves) {
+                if let Err(e) = check_line_both(&pos, line.moves()) {
                     failures.push(format!("limit {limit}: {e}"));
                 }
             }
@@ -743,9 +765,9 @@ fn long_problems() {
         let sol = s.solve(&pos);
         let (found, shortest, exact) = match &sol.outcome {
             Outcome::Mate(line) => (
-                line.len().to_string(),
-                line.shortest_proven.to_string(),
-                line.exact.to_string(),
+                line.line_len().to_string(),
+                line.shortest_proven().to_string(),
+                line.exact().to_string(),
             ),
             other => (verdict(other), "-".into(), "-".into()),
         };
@@ -1013,14 +1035,21 @@ fn random_positions_against_brute_force() {
         match &sol.outcome {
             Outcome::Mate(line) => {
                 t.solver_mate += 1;
-                let n = line.len() as u32;
-                if let Err(e) = check_line_both(&pos, &line.moves) {
+                let n = line.length();
+                if line.is_main_line() && (line.line_len() as u32) < n {
+                    return fail(format!(
+                        "mate in {n}, line of {} plies, main line {}",
+                        line.line_len(),
+                        line.is_main_line()
+                    ));
+                }
+                if let Err(e) = check_line_both(&pos, line.moves()) {
                     return fail(format!("solver mate with a bad line: {e}"));
                 }
-                if line.hand_left != hand_after(&pos, &line.moves) {
-                    return fail(format!("hand_left {:?} is wrong", line.hand_left));
+                if line.hand_left() != hand_after(&pos, line.moves()) {
+                    return fail(format!("hand_left {:?} is wrong", line.hand_left()));
                 }
-                let moves = usi(&line.moves);
+                let moves = usi(line.moves());
                 if let Some(Some(p)) = pla {
                     if n > p {
                         return fail(format!("solver mates in {n} > plain length {p}: {moves}"));
@@ -1035,7 +1064,7 @@ fn random_positions_against_brute_force() {
                     Some(Some(f)) if n != f => {
                         return fail(format!("solver mates in {n}: {moves}"));
                     }
-                    Some(Some(_)) if !line.shortest_proven => {
+                    Some(Some(_)) if !line.shortest_proven() => {
                         return fail(format!("mate in {n} not proven shortest: {moves}"));
                     }
                     Some(None) if n <= BRUTE_PLIES => {
@@ -1079,6 +1108,94 @@ fn random_positions_against_brute_force() {
         t.brute_unknown * 4 <= t.cases,
         "the brute force gave up too often: {t:?}"
     );
+}
+
+/// The length reported is a proven bound whatever the allowance after the first proof: on
+/// random positions, a solve with the defaults, with one node and with 300 nodes after the
+/// first proof never reports a mate shorter than the one proven shortest with a large
+/// allowance, its line is verified, and a main line is at least as long as its length. (The
+/// walked line used to be reported as the length when the allowance ran out, shorter than
+/// the mate when its defender did not play the longest defence.)
+/// `LENGTH_PROPTEST_CASES=2000` for a longer hunt.
+#[test]
+fn reported_length_is_never_below_the_proven_one() {
+    let cases = std::env::var("LENGTH_PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(200);
+    let mut runner = TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 200,
+        rng_seed: RngSeed::Fixed(0x6c65_6e67),
+        ..ProptestConfig::default()
+    });
+    let big = RefCell::new(Solver::new(
+        SolverConfig::new()
+            .hash_mib(16)
+            .node_limit(Some(3_000_000))
+            .shortest_node_limit(Some(2_000_000)),
+    ));
+    let small: Vec<(&str, RefCell<Solver>)> = [
+        ("defaults", None),
+        ("1 node after the first proof", Some(1)),
+        ("300 nodes after the first proof", Some(300)),
+    ]
+    .into_iter()
+    .map(|(what, shortest)| {
+        let config = SolverConfig::new()
+            .hash_mib(16)
+            .node_limit(Some(3_000_000))
+            .shortest_node_limit(shortest);
+        (what, RefCell::new(Solver::new(config)))
+    })
+    .collect();
+    let compared = RefCell::new(0u32);
+    let result = runner.run(&random_positions(), |sfen| {
+        let pos = Position::from_sfen(&sfen).expect("built from a parsed position");
+        let reference = match big.borrow_mut().solve(&pos).outcome {
+            Outcome::Mate(l) if l.shortest_proven() => Some(l.length()),
+            Outcome::NoMate => None,
+            _ => return Ok(()),
+        };
+        for (what, solver) in &small {
+            let outcome = solver.borrow_mut().solve(&pos).outcome;
+            let Outcome::Mate(line) = outcome else {
+                if reference.is_some() && matches!(outcome, Outcome::NoMate) {
+                    return Err(TestCaseError::fail(format!("{sfen}: {what}: no mate")));
+                }
+                continue;
+            };
+            let Some(mate) = reference else {
+                return Err(TestCaseError::fail(format!("{sfen}: {what}: false mate")));
+            };
+            *compared.borrow_mut() += 1;
+            let fail = |why: String| {
+                Err(TestCaseError::fail(format!(
+                    "{sfen}: {what}: {why}: mate in {}, line of {} plies (main {}): {}",
+                    line.length(),
+                    line.line_len(),
+                    line.is_main_line(),
+                    usi(line.moves())
+                )))
+            };
+            if let Err(e) = check_line_both(&pos, line.moves()) {
+                return fail(e);
+            }
+            if line.length() < mate {
+                return fail(format!("the mate is in {mate}"));
+            }
+            if line.is_main_line() && line.line_len() < line.length() as usize {
+                return fail("a main line shorter than its length".into());
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let compared = compared.into_inner();
+    assert!(compared >= 60, "only {compared} mates compared");
 }
 
 #[test]
@@ -1157,7 +1274,7 @@ fn node_limit_stops_the_search() {
     // An easy problem is still solved under the same limit.
     let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
     match solver(16, 1000).solve(&pos).outcome {
-        Outcome::Mate(line) => check_line_both(&pos, &line.moves).unwrap(),
+        Outcome::Mate(line) => check_line_both(&pos, line.moves()).unwrap(),
         other => panic!("古典3手詰 under a 1000-node limit: {other:?}"),
     }
 }
@@ -1219,7 +1336,7 @@ fn stop_handle_stops_the_search() {
     // The solver is usable after a stop, and the stop does not carry over.
     let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
     match s.solve(&pos).outcome {
-        Outcome::Mate(line) => assert_eq!(line.len(), 1),
+        Outcome::Mate(line) => assert_eq!(line.line_len(), 1),
         other => panic!("after a stop: {other:?}"),
     }
 }
@@ -1340,7 +1457,7 @@ fn solver_moves_to_another_thread() {
     let third = s.solve(&pos).outcome;
     for o in [first, second, third] {
         match o {
-            Outcome::Mate(line) => check_line_both(&pos, &line.moves).unwrap(),
+            Outcome::Mate(line) => check_line_both(&pos, line.moves()).unwrap(),
             other => panic!("{other:?}"),
         }
     }
@@ -1620,7 +1737,7 @@ fn repetition_mate_needs_a_detour() {
     for (f, pos, out) in solve_both_colours(sfen) {
         match out {
             Outcome::Mate(line) => {
-                check_line_both(&pos, &line.moves).unwrap_or_else(|e| panic!("{f}: {e}"))
+                check_line_both(&pos, line.moves()).unwrap_or_else(|e| panic!("{f}: {e}"))
             }
             other => panic!("{f}: expected a mate, got {other:?}"),
         }

@@ -40,7 +40,7 @@ fn small_table_still_solves() {
     let mut solver = Solver::new(SolverConfig::new().hash_mib(1).node_limit(Some(20_000_000)));
     // It needs about 0.37 M nodes there; 20 M leaves a wide margin.
     match solver.solve(&kotobuki()).outcome {
-        Outcome::Mate(line) => assert!(tsume::verify_mate(&kotobuki(), &line.moves).is_ok()),
+        Outcome::Mate(line) => assert!(tsume::verify_mate(&kotobuki(), line.moves()).is_ok()),
         other => panic!("expected a mate, got {other:?}"),
     }
 }
@@ -56,7 +56,8 @@ fn white_attacker_is_solved_like_black() {
     else {
         panic!("both are mates");
     };
-    assert_eq!(a.len(), b.len());
+    assert_eq!(a.length(), b.length());
+    assert_eq!(a.line_len(), b.line_len());
 }
 
 /// Found by the random-position test of tests/solver.rs. The mate is in 9 (R*7b 8b9c 7b7c+
@@ -78,16 +79,17 @@ fn node_limited_line_is_never_shorter_than_the_mate() {
     for nodes in [None, Some(50_000), Some(200_000), Some(1_000_000)] {
         let mut solver = Solver::new(SolverConfig::new().hash_mib(16).node_limit(nodes));
         match solver.solve(&pos).outcome {
-            Outcome::Mate(line) if line.len() < 9 => failures.push(format!(
+            Outcome::Mate(line) if line.length() < 9 => failures.push(format!(
                 "node limit {nodes:?}: mate in {} (shortest proven {}, exact {}): {}",
-                line.len(),
-                line.shortest_proven,
-                line.exact,
-                usi(&line.moves)
+                line.length(),
+                line.shortest_proven(),
+                line.exact(),
+                usi(line.moves())
             )),
             Outcome::Mate(line) if nodes.is_none() => {
-                assert_eq!(line.len(), 9, "{}", usi(&line.moves));
-                assert!(line.shortest_proven);
+                assert_eq!(line.length(), 9, "{}", usi(line.moves()));
+                assert_eq!(line.line_len(), 9, "{}", usi(line.moves()));
+                assert!(line.shortest_proven());
             }
             Outcome::Mate(_) | Outcome::Unknown(_) => {}
             Outcome::NoMate => failures.push(format!("node limit {nodes:?}: no mate")),

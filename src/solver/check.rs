@@ -249,6 +249,8 @@ struct Checker<'s, 'a> {
     stop: &'s Arc<AtomicBool>,
     flaws: Vec<Flaw>,
     undecided: Vec<Undecided>,
+    /// Whether the line checked is the composer's intended line (else the solver's).
+    intended: bool,
 }
 
 impl Solver {
@@ -370,19 +372,32 @@ impl Solver {
         };
         let (line, checked_intended) = match (&intended, &main_line) {
             (Some(moves), _) => (moves.clone(), true),
-            (None, Some(ml)) => (ml.moves.clone(), false),
+            (None, Some(ml)) => (ml.moves().to_vec(), false),
             (None, None) => (Vec::new(), false),
         };
         let mut hand_left = Hand::EMPTY;
         if let (false, Some(ml)) = (checked_intended, &main_line) {
-            if !ml.shortest_proven {
+            if !ml.is_main_line() {
+                undecided.push(Undecided {
+                    ply: 1,
+                    mv: None,
+                    question: format!(
+                        "the main line is a mate in at most {} but the line shown has {} \
+                         plies: which defence is the longest?",
+                        ml.length(),
+                        ml.line_len()
+                    ),
+                    reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
+                });
+            }
+            if !ml.shortest_proven() {
                 undecided.push(Undecided {
                     ply: 1,
                     mv: None,
                     question: "is the main line's length the shortest mate?".into(),
                     reason: search.aborted.clone().unwrap_or(StopReason::QuestionLimit),
                 });
-            } else if !ml.exact {
+            } else if !ml.exact() {
                 undecided.push(Undecided {
                     ply: 1,
                     mv: None,
@@ -400,6 +415,7 @@ impl Solver {
                 stop: &self.stop,
                 flaws,
                 undecided,
+                intended: checked_intended,
             };
             hand_left = checker.examine(pos, &line, checked_intended);
             flaws = checker.flaws;
@@ -794,6 +810,21 @@ impl Checker<'_, '_> {
         {
             Within::Yes(found) => {
                 let (len, exact) = self.shortest(child, path, found);
+                if !self.intended {
+                    // The line checked is the solver's own: a longer defence shows that its
+                    // line is not the main line, not that the problem has a 変長.
+                    self.undecided(
+                        k + 1,
+                        Some(mv),
+                        format!(
+                            "this defence lasts {}{} plies, longer than the solver's line \
+                             ({rest}): which defence is the longest?",
+                            if exact { "" } else { "at most " },
+                            len as u32 + 1
+                        ),
+                    );
+                    return;
+                }
                 self.flaws.push(Flaw {
                     kind: FlawKind::LongerVariation,
                     ply: k + 1,

@@ -11,7 +11,7 @@
 //! let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1")?;
 //! let result = solver.solve(&pos);
 //! match &result.outcome {
-//!     Outcome::Mate(line) => assert_eq!(line.len(), 3),
+//!     Outcome::Mate(line) => assert_eq!(line.length(), 3),
 //!     other => panic!("expected a mate, got {other:?}"),
 //! }
 //! # Ok::<(), tsume::SfenError>(())
@@ -276,45 +276,127 @@ impl fmt::Display for StopReason {
     }
 }
 
-/// A verified mating line: attacker and defender moves alternating, attacker first, ending in
-/// checkmate (or in a position where every reply is a futile interposition).
+/// A proven mate: the mate length a proof shows, and a verified mating line.
 ///
-/// The line is the tsume main line: the attacker plays a shortest mate, the defender the
-/// longest defence, and among equally long defences the one that leaves the attacker the
-/// fewest pieces in hand (駒余り); futile interpositions (無駄合) are neither counted nor shown.
+/// **The length is a proven bound.** [`MateLine::length`] is always a length that a proof in
+/// the search shows: against every defence the attacker has a mate in at most that many plies
+/// (手数), futile interpositions (無駄合) not counted. [`MateLine::shortest_proven`] says
+/// whether it is also minimal (a search proved there is no mate two plies sooner). The line
+/// shown ([`MateLine::moves`]) is a separate thing: a verified mate, attacker and defender
+/// moves alternating, attacker first, ending in checkmate (or in a position where every reply
+/// is a futile interposition). Only when [`MateLine::is_main_line`] is true does its defender
+/// play a longest defence within that bound, so that the line is as long as the length (or
+/// longer, when it shows a futile interposition and its capture, which the length does not
+/// count). When it is false (the limits ran out before the line could be walked or confirmed
+/// at the bound), the line's own length says nothing about the mate length: usually it is
+/// shorter than the bound, its defender playing some reply that the search could not show to
+/// be the longest; rarely (a node or time limit ran out just after the bound came down) it is
+/// a line walked at an earlier, longer bound, whose attacker does not play the shortest mate.
+/// Report such a result as "mate in at most N" with the line apart, never as a mate in the
+/// line's length.
+///
+/// The main line the solver aims for is the tsume main line: the attacker plays a shortest
+/// mate, the defender the longest defence, and among equally long defences the one that leaves
+/// the attacker the fewest pieces in hand (駒余り). The fields are private so that a length
+/// and a line cannot be mixed up; only the solver makes a `MateLine`.
+///
+/// ```
+/// use tsume::{Outcome, Position, Solver, SolverConfig};
+/// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+/// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1")?;
+/// let Outcome::Mate(line) = solver.solve(&pos).outcome else { panic!("a mate") };
+/// assert_eq!(line.length(), 3);           // mate in 3, proven by the search
+/// assert!(line.shortest_proven());        // and no mate in 1
+/// assert!(line.is_main_line());           // the line shown realises it
+/// assert_eq!(line.line_len(), 3);
+/// # Ok::<(), tsume::SfenError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateLine {
-    /// The moves.
-    pub moves: Vec<Move>,
-    /// The attacker's hand at the end of the line: pieces left over (駒余り) when not empty.
-    pub hand_left: Hand,
-    /// Whether the length is proven to be the shortest mate: there is no mate in two plies
-    /// fewer. False when the limits ran out first (see
-    /// [`SolverConfig::shortest_node_limit`]); the line is then still a verified mate, but
-    /// there may be a shorter one.
-    pub shortest_proven: bool,
-    /// Whether, besides, every choice along the line was decided exactly: each defender
-    /// reply shown is a longest one (proven, not assumed), and each attacker move is the
-    /// first shortest mate in move-generation order (within the last 41 plies, the first of
-    /// those that leave the fewest pieces in hand). An exact line is the same whatever the
-    /// table size or limits, as long as they let the solver get this far.
-    pub exact: bool,
-    /// For each defender ply, the replies considered with their mate lengths (only with
-    /// [`SolverConfig::alternatives`]; also empty in the rare case where a limit ran out while
-    /// the mate was being shortened and the line walked before is reported, see
-    /// [`SolverConfig::shortcuts`]).
-    pub defences: Vec<DefenderChoice>,
+    moves: Vec<Move>,
+    length: u32,
+    hand_left: Hand,
+    shortest_proven: bool,
+    main: bool,
+    exact: bool,
+    defences: Vec<DefenderChoice>,
 }
 
 impl MateLine {
-    /// Length in plies (手数).
-    pub fn len(&self) -> usize {
+    /// The mate length (手数) a proof shows: against every defence there is a mate in at most
+    /// this many plies, futile interpositions not counted. Minimal when
+    /// [`MateLine::shortest_proven`]. This, not the length of the line shown, is the answer
+    /// to "mate in how many?".
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+
+    /// The moves of the line shown, attacker first; a verified mate.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plies of the line shown. Equal to [`MateLine::length`] when [`MateLine::is_main_line`]
+    /// (two plies more for each futile interposition the line has to show); shorter when it
+    /// is not, and then not a mate length.
+    pub fn line_len(&self) -> usize {
         self.moves.len()
     }
 
-    /// Always false: a mate takes at least one ply.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+    /// Whether the line's defender plays a longest defence within [`MateLine::length`]: the
+    /// line is then as long as the proven length (at least). False when the limits ran out
+    /// before the line could be walked or confirmed at that length: the line is then a mate
+    /// against one defence only, usually shorter than the length (or, rarely, longer: walked
+    /// at an earlier bound, before a limit ran out).
+    pub fn is_main_line(&self) -> bool {
+        self.main
+    }
+
+    /// Whether [`MateLine::length`] is proven to be the shortest mate: a search showed there
+    /// is no mate two plies sooner. False when the limits ran out first (see
+    /// [`SolverConfig::shortest_node_limit`]); the length is then an upper bound, and a
+    /// shorter mate may exist.
+    pub fn shortest_proven(&self) -> bool {
+        self.shortest_proven
+    }
+
+    /// Whether, besides, the line is the main line and every choice along it was decided
+    /// exactly: each defender reply shown is a longest one (proven, not assumed), and each
+    /// attacker move is the first shortest mate in move-generation order (near the end, the
+    /// first of those that leave the fewest pieces in hand). An exact line is the same
+    /// whatever the table size or limits, as long as they let the solver get this far.
+    pub fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// The attacker's hand at the end of the line shown: pieces left over (駒余り) when not
+    /// empty.
+    pub fn hand_left(&self) -> Hand {
+        self.hand_left
+    }
+
+    /// For each defender ply of the line, the replies considered with their mate lengths
+    /// (only with [`SolverConfig::alternatives`]; empty in the rare case where a limit ran out
+    /// while the mate was being shortened and a line walked before is reported, see
+    /// [`SolverConfig::shortcuts`]).
+    pub fn defences(&self) -> &[DefenderChoice] {
+        &self.defences
+    }
+
+    /// The line and the proven bound it came with. `budget`: the length the line was walked
+    /// at; the line is the main line when that is the bound and the line is at least as long.
+    fn new(w: WalkedLine, bound: u16, minimal: bool) -> MateLine {
+        let line_len = w.moves.len();
+        let main = w.budget == bound && line_len >= bound as usize;
+        MateLine {
+            length: bound as u32,
+            shortest_proven: minimal,
+            main,
+            exact: minimal && main && w.exact && line_len == bound as usize,
+            moves: w.moves,
+            hand_left: w.hand_left,
+            defences: w.choices,
+        }
     }
 }
 
@@ -396,6 +478,25 @@ const BOTTOM_UP_LIMIT: u16 = 41;
 /// position proven again within its new bound): the shortcuts that matter are found within a
 /// few nodes (Microcosmos' within 5) and most checks fail, so this is kept small.
 const REFINE_NODES: u64 = 300;
+
+/// The allowance for the shortest-mate work when none is configured: as many nodes as the
+/// first proof took, and at least this many (short problems prove their length within it).
+const MIN_SHORTEST_NODES: u64 = 200_000;
+
+/// The allowance is shared out in eighths: each search from the root for a shorter mate may
+/// take one (so that the last one, which must show there is none and is the hard one on long
+/// problems, cannot take it all), and so may the confirmation of a line shorter than its
+/// bound after the allowance is spent.
+const SHARES: u64 = 8;
+
+/// The least share of one search for a shorter mate, so that short problems with a tiny first
+/// proof still get enough nodes to show there is no mate two plies sooner.
+const MIN_SHARE: u64 = 50_000;
+
+/// Nodes for each bounded search that confirms a line shorter than its bound (proving one
+/// position of it within its part of the line): more than the tightening's, since each
+/// question here is one the walk could not answer within its own cap.
+const CONFIRM_NODES: u64 = 5_000;
 
 /// Stack for the search thread: the recursion is as deep as the longest line searched.
 const SEARCH_STACK: usize = 512 << 20;
@@ -533,7 +634,15 @@ impl Solver {
 impl Solver {
     /// After a first proof with a mate in `len`: proves the length minimal by searching for
     /// a mate in `len - 2` until there is none (each success shortens it), then walks the main
-    /// line and verifies it.
+    /// line at the shortest length proven, verifies it, and pairs it with that length.
+    ///
+    /// The length reported is always a bound some proof shows (the first proof's, or a
+    /// shorter one found since); a line is never taken for the length. A walked line shorter
+    /// than the bound (its defender did not play a longest defence: a reply was left
+    /// undecided) is proven again from its end ([`Search::tighten_line`]) within its own
+    /// length, with a share of nodes of its own; where that succeeds the bound comes down to
+    /// the proof and the line is walked again at it, else the line is reported as not the main
+    /// line ([`MateLine::is_main_line`]).
     fn main_line(
         search: &mut Search<'_>,
         pos: &Position,
@@ -542,39 +651,64 @@ impl Solver {
         alternatives: bool,
         shortcuts: bool,
     ) -> Outcome {
-        let allowance = shortest_nodes.unwrap_or(search.nodes.max(200_000));
+        let allowance = shortest_nodes.unwrap_or(search.nodes.max(MIN_SHORTEST_NODES));
         let stop_at = search.nodes.saturating_add(allowance);
         // Each search for a shorter mate gets a share of the allowance: the last one, which
         // must show there is none, is the hard one for long problems, and a share keeps its
         // cost in proportion.
-        let share = (allowance / 8).max(50_000);
+        let share = (allowance / SHARES).max(MIN_SHARE);
         // A line of the first proof, walked from the table while nothing has run out yet (a
         // few nodes): the answer if a limit runs out before the line can be walked at the end.
         let first = search.quick_line(pos, &[], len);
         let short = shorten(search, pos, &[], true, len, stop_at, share, shortcuts);
-        let (len, minimal) = (short.len, short.minimal);
+        let (mut bound, minimal) = (short.len, short.minimal);
         // The walk's decisions search at length with what is left of the allowance; a global
         // limit that ran out leaves it to the table. Should that fail (a limit ran out while
-        // the mate was being shortened), the line last walked before is still a mate, found
-        // with the table as it was then: the tightening's last, else the first proof's.
+        // the mate was being shortened), a quick walk from the table at the bound is tried,
+        // and then the line last walked before, still a mate, found with the table as it was
+        // then: the tightening's last, else the first proof's (walked at a longer bound, so
+        // not the main line).
         let left = stop_at.saturating_sub(search.nodes);
-        let walked = search
-            .extract_line(pos, &[], len, minimal, alternatives, left)
+        let mut walked = search
+            .extract_line(pos, &[], bound, minimal, alternatives, left)
             .or_else(|| {
-                short.line.or(first).map(|mut w| {
-                    w.exact = false;
-                    w
-                })
+                search
+                    .quick_line(pos, &[], bound)
+                    .or(short.line)
+                    .or(first)
+                    .map(|mut w| {
+                        w.exact = false;
+                        w
+                    })
             });
+        // A line shorter than the bound: its defender plays a reply the walk could not show
+        // to be the longest. Prove the line's own length where it can be afforded: an eighth
+        // of the allowance of its own, since the shortening may have spent all of it.
+        let confirm_at = stop_at.max(search.nodes.saturating_add(allowance / SHARES));
+        while let Some(w) = &walked {
+            if w.budget != bound
+                || w.moves.len() >= bound as usize
+                || search.nodes >= confirm_at
+                || search.aborted.is_some()
+            {
+                break;
+            }
+            match search.tighten_line(pos, &[], &w.moves, CONFIRM_NODES, confirm_at) {
+                Some(l) if l < bound => {
+                    debug_assert!(!minimal, "a proof shorter than a minimal length");
+                    bound = l;
+                    let left = confirm_at.saturating_sub(search.nodes);
+                    match search.extract_line(pos, &[], bound, minimal, alternatives, left) {
+                        Some(again) => walked = Some(again),
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
         match walked {
             Some(w) => match verify_mate(pos, &w.moves) {
-                Ok(()) => Outcome::Mate(MateLine {
-                    shortest_proven: minimal && w.moves.len() == len as usize,
-                    exact: minimal && w.exact && w.moves.len() == len as usize,
-                    moves: w.moves,
-                    hand_left: w.hand_left,
-                    defences: w.choices,
-                }),
+                Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal)),
                 Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(e.to_string())),
             },
             None => match search.aborted.clone() {

@@ -234,6 +234,8 @@ pub(crate) struct WalkedLine {
     pub hand_left: Hand,
     pub choices: Vec<DefenderChoice>,
     pub exact: bool,
+    /// The mate length the line was walked at (a proven bound from its root).
+    pub budget: u16,
 }
 
 impl Search<'_> {
@@ -306,6 +308,7 @@ impl Search<'_> {
             hand_left: sub.hand,
             choices,
             exact: walk.exact,
+            budget,
         })
     }
 
@@ -597,22 +600,30 @@ impl Search<'_> {
         // interpositions as long as the main line never do.
         let mut showable: Vec<usize> = Vec::new();
         for searching in [false, true] {
-            for (i, j) in js.iter().enumerate() {
+            for (i, j) in js.iter_mut().enumerate() {
+                if j.short.is_some() || showable.contains(&i) {
+                    continue;
+                }
                 let search = searching.then(|| walk.cap(self.nodes));
-                if j.short.is_none()
-                    && !showable.contains(&i)
-                    && matches!(
-                        self.within(&j.child, true, b - 1, keys, search),
-                        Within::Yes(_)
-                    )
-                {
-                    showable.push(i);
+                if let Within::Yes(l) = self.within(&j.child, true, b - 1, keys, search) {
+                    if (l as i32) <= b - 3 {
+                        // The search found it mated two plies sooner after all: a shorter
+                        // defence, never the line's (the line would then come out shorter
+                        // than its budget, against a defence that is not the longest).
+                        j.short = Some((l + 1, false));
+                    } else {
+                        showable.push(i);
+                    }
                 }
             }
             if !showable.is_empty() {
                 break;
             }
         }
+        if js.iter().all(|j| j.short.is_some()) {
+            return self.walk_and(pos, b - 2, keys, walk);
+        }
+        let open = js.iter().filter(|j| j.short.is_none()).count();
         showable.sort_unstable();
         // More than one: bounded searches for shortness, shortest recorded mate first, until
         // one is left (with a proven minimal length it is then the longest; otherwise it is

@@ -403,11 +403,11 @@ pub fn hand_after(root: &Position, moves: &[Move]) -> Hand {
 /// capture position is mated within its length. Returns the failures.
 pub fn check_defences(root: &Position, line: &MateLine, brute_plies: usize) -> Vec<String> {
     let mut failures = Vec::new();
-    let n = line.len();
-    if line.hand_left != hand_after(root, &line.moves) {
-        failures.push(format!("hand_left {:?}", line.hand_left));
+    let n = line.line_len();
+    if line.hand_left() != hand_after(root, line.moves()) {
+        failures.push(format!("hand_left {:?}", line.hand_left()));
     }
-    let plies: Vec<usize> = line.defences.iter().map(|d| d.ply).collect();
+    let plies: Vec<usize> = line.defences().iter().map(|d| d.ply).collect();
     let expected: Vec<usize> = (2..n).step_by(2).collect();
     if plies != expected {
         failures.push(format!(
@@ -420,9 +420,9 @@ pub fn check_defences(root: &Position, line: &MateLine, brute_plies: usize) -> V
     }
     let mut brute = Brute::new(true, 5_000_000);
     let mut at = root.clone();
-    for (i, &mv) in line.moves.iter().enumerate() {
+    for (i, &mv) in line.moves().iter().enumerate() {
         if i % 2 == 1 {
-            let choice = &line.defences[i / 2];
+            let choice = &line.defences()[i / 2];
             let ply = i + 1;
             let left = (n - ply + 1) as u32;
             let mut listed: Vec<Move> = choice.replies.iter().map(|a| a.mv).collect();
