@@ -232,22 +232,22 @@ fn info(text: &str) {
 
 /// The moves of the line shown.
 fn line_moves(line: &MateLine) -> &[Move] {
-    &line.moves
+    line.moves()
 }
 
 /// The mate length the proof shows (what "mate in N" prints).
 fn line_length(line: &MateLine) -> u32 {
-    line.len() as u32
+    line.length()
 }
 
 /// Whether the length is proven to be the shortest mate.
 fn line_shortest(line: &MateLine) -> bool {
-    line.shortest_proven
+    line.shortest_proven()
 }
 
 /// Whether the line shown takes a longest defence within the length.
-fn line_is_main(_line: &MateLine) -> bool {
-    true
+fn line_is_main(line: &MateLine) -> bool {
+    line.is_main_line()
 }
 
 /// The `info string` lines that qualify a mate.
@@ -267,10 +267,10 @@ fn line_notes(line: &MateLine) -> Vec<String> {
             line_moves(line).len()
         ));
     }
-    if line.hand_left.total() > 0 {
+    if line.hand_left().total() > 0 {
         notes.push(format!(
             "attacker's hand at the end: {} (pieces left over)",
-            line.hand_left
+            line.hand_left()
         ));
     }
     notes

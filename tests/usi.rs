@@ -292,6 +292,16 @@ fn a_whole_conversation() {
         "{info:?}"
     );
 
+    // ShortestNodes 1: no nodes to prove the length shortest, and the answer says so.
+    e.send("setoption name ShortestNodes value 1");
+    let (info, answer) = e.go_mate(THREE, "10000");
+    assert_eq!(answer, format!("checkmate {THREE_LINE}"));
+    assert!(
+        has_info_string(&info, "mate in at most 3 plies: not proven shortest"),
+        "{info:?}"
+    );
+    e.send("setoption name ShortestNodes value 0");
+
     // `moves` after the sfen: the same problem two plies on, a mate in 1.
     e.send(&format!("position sfen {THREE} moves 9f5b+ 4a5b"));
     e.send("go mate infinite");
