@@ -24,9 +24,9 @@ pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
 mod solver;
 pub use solver::{
-    Alternative, DefenderChoice, Flaw, FlawKind, LineError, MateLine, Outcome, Progress, Question,
-    Report, Solution, Solver, SolverConfig, Stats, StopHandle, StopReason, Undecided,
-    UnverifiedLine, Verdict, is_mate_with_futile_interpositions, verify_mate,
+    AllocError, Alternative, DefenderChoice, Flaw, FlawKind, LineError, MateLine, Outcome,
+    Progress, Question, Report, Solution, Solver, SolverConfig, Stats, StopHandle, StopReason,
+    Undecided, UnverifiedLine, Verdict, is_mate_with_futile_interpositions, verify_mate,
 };
 #[cfg(feature = "serde")]
 pub mod json;

@@ -742,9 +742,11 @@ impl Checker<'_, '_> {
         k: usize,
         child: &Position,
     ) -> Option<Option<(u16, bool)>> {
-        let side = self
-            .side
-            .get_or_insert_with(|| Table::new((self.config.get_hash_mib() / 2).max(1)));
+        if self.side.is_none() {
+            // A side table that cannot be allocated leaves the question undecided.
+            *self.side = Some(Table::try_new((self.config.get_hash_mib() / 2).max(1)).ok()?);
+        }
+        let side = self.side.as_mut()?;
         // What is left of the whole check's limits, without progress reports.
         let spent = self.search.elapsed();
         let limits = Limits {

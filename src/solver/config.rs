@@ -78,6 +78,16 @@ impl SolverConfig {
 
     /// Transposition table size in MiB (at least one cluster). The table never grows past it;
     /// when full, entries with the least search work behind them are replaced first.
+    ///
+    /// Memory: the table takes this much, allocated by [`Solver::new`](super::Solver::new) (or
+    /// [`Solver::try_new`](super::Solver::try_new), which returns an
+    /// [`AllocError`](super::AllocError) when it cannot be had) and touched as it fills. A
+    /// search takes besides at most a sixteenth of it for the path-dependent repetition
+    /// results (cleared when full), and a little of its own that no setting bounds: the search
+    /// stack (as deep as the line searched) and the line walk's vectors, about 10 MiB on
+    /// Microcosmos (1525 plies). [`Solver::check`](super::Solver::check) allocates a second
+    /// table of half this size when it first needs one (questions are then undecided if it
+    /// cannot be had).
     pub fn hash_mib(mut self, mib: usize) -> SolverConfig {
         self.hash_mib = mib;
         self

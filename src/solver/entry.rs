@@ -8,7 +8,7 @@ use super::outcome::{Progress, Solution, StopHandle};
 use super::plies::NO_LIMIT;
 use super::search::Search;
 use super::shortest;
-use super::tt::Table;
+use super::tt::{AllocError, Table};
 use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
@@ -39,14 +39,48 @@ const SEARCH_STACK: usize = 512 << 20;
 impl Solver {
     /// A solver with the given settings. The table's memory is reserved now and touched only
     /// as it fills.
+    ///
+    /// # Panics
+    ///
+    /// When the table cannot be allocated ([`SolverConfig::hash_mib`] larger than the system
+    /// gives); [`Solver::try_new`] returns the error instead.
     pub fn new(config: SolverConfig) -> Solver {
-        Solver {
-            table: Table::new(config.get_hash_mib()),
+        Solver::try_new(config).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A solver with the given settings, or an [`AllocError`] when the table cannot be
+    /// allocated (the request is larger than the system gives), instead of an abort.
+    ///
+    /// ```
+    /// use tsume::{Solver, SolverConfig};
+    /// assert!(Solver::try_new(SolverConfig::new().hash_mib(4)).is_ok());
+    /// // Far more than any machine has: an error, not an abort.
+    /// let err = Solver::try_new(SolverConfig::new().hash_mib(1 << 40)).unwrap_err();
+    /// assert!(err.to_string().starts_with("cannot allocate"));
+    /// ```
+    pub fn try_new(config: SolverConfig) -> Result<Solver, AllocError> {
+        Ok(Solver {
+            table: Table::try_new(config.get_hash_mib())?,
             side: None,
             config,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
+        })
+    }
+
+    /// Replaces the settings for the next searches. The table is kept when
+    /// [`SolverConfig::hash_mib`] is unchanged; otherwise the old one is freed first and a new
+    /// one allocated, and when that fails the solver keeps a one-cluster table and its old
+    /// settings, and the error is returned. The uniqueness checker's side table is freed.
+    pub fn set_config(&mut self, config: SolverConfig) -> Result<(), AllocError> {
+        self.side = None;
+        if config.get_hash_mib() != self.config.get_hash_mib() {
+            // Free the old table first: the two need not fit side by side.
+            self.table = Table::try_new(0)?;
+            self.table = Table::try_new(config.get_hash_mib())?;
         }
+        self.config = config;
+        Ok(())
     }
 
     /// The settings.

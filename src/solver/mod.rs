@@ -42,6 +42,7 @@ pub use outcome::{
     Alternative, DefenderChoice, MateLine, Outcome, Progress, Solution, Stats, StopHandle,
     StopReason, UnverifiedLine,
 };
+pub use tt::AllocError;
 pub use verify::{LineError, verify_mate};
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,19 @@ use ahash::{AHashMap, AHashSet};
 /// find again, and an unbounded map would grow with long searches).
 const REP_TABLE_MAX: usize = 1 << 20;
 
+/// Bytes one entry of the repetition table may take at most: 17 per bucket of the hash map,
+/// whose bucket count is a power of two at least 8/7 of the entries (up to 39 bytes an
+/// entry), and half as much again while it grows (the old buckets are freed after the move).
+const REP_ENTRY_BYTES: usize = 60;
+
+/// The entries the repetition table may hold beside a transposition table of `table_bytes`:
+/// at most a sixteenth of that memory (at least 4096 entries, at most [`REP_TABLE_MAX`]), so
+/// that [`SolverConfig::hash_mib`](super::SolverConfig::hash_mib) bounds it too. Clearing it
+/// only loses path-dependent results, which are searched again.
+pub(crate) fn rep_table_max(table_bytes: usize) -> usize {
+    (table_bytes / 16 / REP_ENTRY_BYTES).clamp(4096, REP_TABLE_MAX)
+}
+
 /// Spreads a full key over 64 bits, so that the path hash (a XOR of mixed keys) does not
 /// cancel out for related keys.
 #[inline]
@@ -17,7 +30,6 @@ fn mix(k: u64) -> u64 {
 }
 
 /// The positions on the current path and what depends on them.
-#[derive(Default)]
 pub(crate) struct Path {
     /// Full keys (board and hands) of the positions on the current path.
     keys: AHashSet<u64>,
@@ -30,9 +42,22 @@ pub(crate) struct Path {
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
     excluded: Option<AHashMap<u64, u32>>,
+    /// The entries `reps` may hold before it is cleared ([`rep_table_max`]).
+    reps_max: usize,
 }
 
 impl Path {
+    /// An empty path, for a search beside a transposition table of `table_bytes`.
+    pub fn new(table_bytes: usize) -> Path {
+        Path {
+            keys: AHashSet::new(),
+            hash: 0,
+            reps: AHashMap::new(),
+            excluded: None,
+            reps_max: rep_table_max(table_bytes),
+        }
+    }
+
     /// A node with full key `full` is entered.
     #[inline]
     pub fn enter(&mut self, full: u64) {
@@ -78,7 +103,7 @@ impl Path {
     /// Records a disproof of the current node (full key `full`, on the path) that rests on a
     /// repetition: valid for this node on this path only.
     pub fn record_repetition(&mut self, full: u64, hand: Hand, holds: u16) {
-        if self.reps.len() >= REP_TABLE_MAX {
+        if self.reps.len() >= self.reps_max {
             self.reps.clear();
         }
         // The path hash includes this node; the key uses its ancestors only.
@@ -103,7 +128,7 @@ mod tests {
 
     #[test]
     fn entering_and_leaving_restores_the_hash() {
-        let mut p = Path::default();
+        let mut p = Path::new(1 << 20);
         p.enter(1);
         let h1 = p.hash;
         p.enter(2);
@@ -113,14 +138,14 @@ mod tests {
         p.leave(2);
         assert_eq!(p.hash, h1);
         assert!(!p.contains(2));
-        let mut q = Path::default();
+        let mut q = Path::new(1 << 20);
         q.set(&[1]);
         assert_eq!(q.hash, h1, "set gives the same hash as entering");
     }
 
     #[test]
     fn a_repetition_disproof_holds_on_its_own_path_only() {
-        let mut p = Path::default();
+        let mut p = Path::new(1 << 20);
         let (root, child) = (10u64, 20u64);
         p.enter(root);
         p.enter(child);
@@ -136,10 +161,17 @@ mod tests {
 
     #[test]
     fn exclusions_apply_only_when_reached_later() {
-        let mut p = Path::default();
+        let mut p = Path::new(1 << 20);
         p.exclude([(5u64, 3u32)].into_iter().collect());
         assert!(!p.is_excluded(5, 3), "at its own ply: the line itself");
         assert!(p.is_excluded(5, 5), "later: a detour back to the line");
         assert!(!p.is_excluded(6, 9));
+    }
+
+    #[test]
+    fn the_repetition_table_is_bounded_by_the_table_size() {
+        assert_eq!(rep_table_max(0), 4096);
+        assert_eq!(rep_table_max(1 << 30), REP_TABLE_MAX);
+        assert_eq!(rep_table_max(64 << 20), (64 << 20) / 16 / REP_ENTRY_BYTES);
     }
 }

@@ -53,10 +53,10 @@ pub(crate) struct Search<'a> {
 impl<'a> Search<'a> {
     pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
         Search {
+            path: Path::new(table.size_bytes()),
             table,
             attacker,
             monitor: Monitor::new(limits),
-            path: Path::default(),
         }
     }
 

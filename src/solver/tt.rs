@@ -19,6 +19,38 @@ use crate::moves::Move;
 /// and cheap enough for every progress report.
 const FILL_SAMPLE: usize = 16_000;
 
+/// A request for memory that could not be met: the table (or the whole of
+/// [`SolverConfig::hash_mib`](super::SolverConfig::hash_mib)) is larger than the system gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The bytes asked for.
+    pub requested: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate {} MiB for the transposition table",
+            self.requested.div_ceil(1 << 20)
+        )
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// A vector of `n` zeros, or `None` when the memory cannot be had. The space is first reserved
+/// with `try_reserve_exact`, which fails instead of aborting, and given back; the zeroed
+/// vector is then allocated at once in the same space: a zeroed allocation comes from the
+/// allocator's zeroed pages, so an unused part of the table costs nothing until touched,
+/// whereas filling the reserved vector with zeros would touch all of it now.
+fn zeroed<T: Copy>(n: usize, zero: T) -> Option<Vec<T>> {
+    let mut probe: Vec<T> = Vec::new();
+    probe.try_reserve_exact(n).ok()?;
+    drop(probe);
+    Some(vec![zero; n])
+}
+
 /// Entries per cluster. A board reached with many different hands needs several entries, and
 /// proofs must not be crowded out by them, so clusters are wide; the keys sit together so that
 /// a probe reads only two cache lines unless it finds the board.
@@ -72,17 +104,26 @@ pub(crate) struct Table {
 
 impl Table {
     /// A table of at most `mib` MiB (at least one cluster).
+    #[cfg(test)]
     pub fn new(mib: usize) -> Table {
+        Table::try_new(mib).expect("allocate the table")
+    }
+
+    /// A table of at most `mib` MiB (at least one cluster), or the error when the memory
+    /// cannot be had.
+    pub fn try_new(mib: usize) -> Result<Table, AllocError> {
         let bytes = mib.saturating_mul(1 << 20);
         let per_cluster = WAYS * (8 + std::mem::size_of::<Entry>());
         let n = (bytes / per_cluster).max(1);
-        Table {
-            // Zeroed vectors of plain integers come from the allocator's zeroed pages: an
-            // unused part of the table costs nothing until touched.
-            keys: vec![0; n * WAYS],
-            entries: vec![[0; 6]; n * WAYS],
+        let error = AllocError {
+            requested: n.saturating_mul(per_cluster),
+        };
+        let slots = n.checked_mul(WAYS).ok_or(error)?;
+        Ok(Table {
+            keys: zeroed(slots, 0u64).ok_or(error)?,
+            entries: zeroed(slots, [0u32; 6]).ok_or(error)?,
             generation: 1,
-        }
+        })
     }
 
     /// Bytes held by the table.

@@ -1,0 +1,879 @@
+//! A USI mate engine: `go mate` for shogi GUIs (ShogiGUI, Shogidokoro, Electron Shogi, 将棋所).
+//!
+//! ```sh
+//! cargo build --release --example usi   # gives target/release/examples/usi
+//! ```
+//!
+//! Register `target/release/examples/usi` in the GUI as an engine (no arguments, any working
+//! directory). It speaks USI on standard input and output; the README's "USI engine" section
+//! lists the options and the answers. In short:
+//!
+//! * `go mate <ms>` / `go mate infinite`: exactly one of `checkmate <moves>` (the crate's main
+//!   line: shortest mate, longest defence, no futile interpositions), `checkmate nomate`,
+//!   `checkmate timeout` (time, node limit or `stop`), `checkmate notimplemented` (a position
+//!   the solver cannot take: no defending king, a bad `position` command, no table);
+//! * `go` in any other form: a mate search within the time given; `info score mate N pv ...`
+//!   and `bestmove <first move>` for a mate, else `bestmove resign`;
+//! * the side to move is always the attacker. When it is in check, its first move must get
+//!   out of check and give check at once (a legal move, as in a game; a 逆王手 counter-check);
+//!   if no evasion gives check, the answer is `checkmate nomate`.
+//!
+//! The engine reads commands on its own thread, searches on another, and answers `stop`,
+//! `quit`, `isready` and `ponderhit` while a search runs; every line it writes is flushed.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+use tsume::{
+    Color, MateLine, Move, Outcome, Position, STARTPOS_SFEN, Solution, Solver, SolverConfig,
+    StopHandle, StopReason,
+};
+
+/// What the engine's main loop waits for.
+enum Event {
+    /// A line read from standard input.
+    Line(String),
+    /// End of standard input: the same as `quit`.
+    Eof,
+    /// A search has ended; the solver comes back with its result.
+    Done(Box<Finished>),
+}
+
+/// The end of a search.
+struct Finished {
+    /// The solver, or `None` if the search panicked (a bug; the next `isready` or `go`
+    /// allocates a new one).
+    solver: Option<Solver>,
+    result: Result<Solution, String>,
+}
+
+/// The USI options (see [`Options::usi_lines`]).
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mib: usize,
+    nodes_limit: u64,
+    shortest_nodes: u64,
+    pv_interval_ms: u64,
+    shortcuts: bool,
+    max_mate_length: u32,
+    fill_defender_hand: bool,
+}
+
+/// The largest value of the node-count spins (what a GUI's 64-bit spin holds).
+const SPIN_MAX: u64 = i64::MAX as u64;
+/// The largest `USI_Hash`: 1 TiB.
+const HASH_MAX: u64 = 1 << 20;
+/// The part of `USI_Hash` kept for what is not a table (see [`Options::table_mib`]).
+const RESERVE_MIB: usize = 16;
+/// The longest mate `MaxMateLength` may ask for.
+const LENGTH_MAX: u64 = 65_533;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mib: 256,
+            nodes_limit: 0,
+            shortest_nodes: 0,
+            pv_interval_ms: 1000,
+            shortcuts: true,
+            max_mate_length: 0,
+            fill_defender_hand: false,
+        }
+    }
+}
+
+impl Options {
+    /// The `option` lines of the answer to `usi`.
+    fn usi_lines(&self) -> Vec<String> {
+        let d = Options::default();
+        vec![
+            format!(
+                "option name USI_Hash type spin default {} min 1 max {HASH_MAX}",
+                d.hash_mib
+            ),
+            format!(
+                "option name NodesLimit type spin default {} min 0 max {SPIN_MAX}",
+                d.nodes_limit
+            ),
+            format!(
+                "option name ShortestNodes type spin default {} min 0 max {SPIN_MAX}",
+                d.shortest_nodes
+            ),
+            format!(
+                "option name PvInterval type spin default {} min 0 max 3600000",
+                d.pv_interval_ms
+            ),
+            format!("option name Shortcuts type check default {}", d.shortcuts),
+            format!(
+                "option name MaxMateLength type spin default {} min 0 max {LENGTH_MAX}",
+                d.max_mate_length
+            ),
+            format!(
+                "option name FillDefenderHand type check default {}",
+                d.fill_defender_hand
+            ),
+        ]
+    }
+
+    /// Sets option `name` to `value`, or says what is wrong.
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let spin = |max: u64| -> Result<u64, String> {
+            let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+            match v.parse::<u64>() {
+                Ok(n) if n <= max => Ok(n),
+                _ => Err(format!(
+                    "bad value '{v}' for option {name}: expected an integer from 0 to {max}"
+                )),
+            }
+        };
+        let check = || -> Result<bool, String> {
+            let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+            match v.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(format!(
+                    "bad value '{v}' for option {name}: expected true or false"
+                )),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" => match spin(HASH_MAX)? {
+                0 => Err(format!("bad value '0' for option {name}: at least 1 MiB")),
+                n => {
+                    self.hash_mib = n as usize;
+                    Ok(())
+                }
+            },
+            "nodeslimit" => spin(SPIN_MAX).map(|n| self.nodes_limit = n),
+            "shortestnodes" => spin(SPIN_MAX).map(|n| self.shortest_nodes = n),
+            "pvinterval" => spin(3_600_000).map(|n| self.pv_interval_ms = n),
+            "shortcuts" => check().map(|b| self.shortcuts = b),
+            "maxmatelength" => spin(LENGTH_MAX).map(|n| self.max_mate_length = n as u32),
+            "filldefenderhand" => check().map(|b| self.fill_defender_hand = b),
+            // Every GUI sends it; a mate search does not ponder in the background.
+            "usi_ponder" => Ok(()),
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    /// The transposition table's share of `USI_Hash`, which bounds the whole process: the
+    /// library's [`SolverConfig::hash_mib`] is the table, and a search takes besides at most
+    /// a sixteenth of it for its repetition table, and its own few MiB (the program, the
+    /// search stack as deep as the line, the line walk: about 12 MiB on Microcosmos), for
+    /// which [`RESERVE_MIB`] is kept. At least 1 MiB.
+    fn table_mib(&self) -> usize {
+        (self.hash_mib.saturating_sub(RESERVE_MIB) * 16 / 17).max(1)
+    }
+
+    /// The solver settings these options give (limits of one `go` added by the caller).
+    fn config(&self) -> SolverConfig {
+        let nonzero = |n: u64| (n > 0).then_some(n);
+        SolverConfig::new()
+            .hash_mib(self.table_mib())
+            .node_limit(nonzero(self.nodes_limit))
+            .shortest_node_limit(nonzero(self.shortest_nodes))
+            .progress_interval(Duration::from_millis(self.pv_interval_ms.max(1)))
+            .shortcuts(self.shortcuts)
+            .max_mate_length((self.max_mate_length > 0).then_some(self.max_mate_length))
+    }
+}
+
+/// What kind of `go` a search answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `go mate`: answered with `checkmate ...`.
+    Mate,
+    /// Any other `go`: answered with `bestmove ...`.
+    Game,
+}
+
+/// A search in progress.
+struct Running {
+    kind: Kind,
+    stop: StopHandle,
+    /// When the engine stops the search itself (the time given).
+    deadline: Option<Instant>,
+    /// Set once the search is asked to stop: the stop is repeated until it ends (a stop
+    /// sent before the search thread has started would otherwise be lost).
+    stopping: bool,
+    /// `go infinite` and `go ponder`: the answer waits for `stop` (or `ponderhit`).
+    hold: bool,
+    /// `go infinite`.
+    infinite: bool,
+    /// `go ponder`, until `ponderhit`.
+    ponder: bool,
+    /// `go ponder`: the time to search from `ponderhit` on.
+    ponder_time: Option<Duration>,
+    /// The answer, computed but held back (see `hold`).
+    held: Option<Vec<String>>,
+    /// `gameover` came: no answer is wanted.
+    discard: bool,
+    /// The position searched (to write the answer).
+    pos: Position,
+}
+
+/// Writes one line to standard output and flushes it. A GUI that has closed the pipe is
+/// gone: the engine exits.
+fn send(line: &str) {
+    let mut out = io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// `info string ...`.
+fn info(text: &str) {
+    send(&format!("info string {text}"));
+}
+
+// The few places that read a mate line, kept together.
+
+/// The moves of the line shown.
+fn line_moves(line: &MateLine) -> &[Move] {
+    line.moves()
+}
+
+/// The mate length the proof shows (what "mate in N" prints).
+fn line_length(line: &MateLine) -> u32 {
+    line.length()
+}
+
+/// Whether the length is proven to be the shortest mate.
+fn line_shortest(line: &MateLine) -> bool {
+    line.shortest_proven()
+}
+
+/// Whether the line shown takes a longest defence within the length.
+fn line_is_main(line: &MateLine) -> bool {
+    line.is_main_line()
+}
+
+/// The `info string` lines that qualify a mate.
+fn line_notes(line: &MateLine) -> Vec<String> {
+    let mut notes = Vec::new();
+    let n = line_length(line);
+    if line_shortest(line) {
+        notes.push(format!("mate in {n} plies, proven shortest"));
+    } else {
+        notes.push(format!(
+            "mate in at most {n} plies: not proven shortest within the limits (ShortestNodes)"
+        ));
+    }
+    if !line_is_main(line) {
+        notes.push(format!(
+            "line shown: {} plies, defence not the longest",
+            line_moves(line).len()
+        ));
+    }
+    if line.hand_left().total() > 0 {
+        notes.push(format!(
+            "attacker's hand at the end: {} (pieces left over)",
+            line.hand_left()
+        ));
+    }
+    notes
+}
+
+/// `info time ... nodes ... nps ... hashfull ...` for counters.
+fn counters(elapsed: Duration, nodes: u64, nps: u64, fill: f64) -> String {
+    format!(
+        "info time {} nodes {nodes} nps {nps} hashfull {}",
+        elapsed.as_millis(),
+        (fill * 1000.0).round().clamp(0.0, 1000.0) as u32
+    )
+}
+
+/// The position a `position` command describes, or what is wrong with it.
+fn parse_position(args: &[&str]) -> Result<Position, String> {
+    let moves_at = args.iter().position(|&a| a == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &args[args.len()..]),
+    };
+    let mut pos = match setup.first() {
+        Some(&"startpos") if setup.len() == 1 => {
+            Position::from_sfen(STARTPOS_SFEN).map_err(|e| format!("position startpos: {e}"))?
+        }
+        Some(&"startpos") => {
+            return Err(format!(
+                "position: unexpected '{}' after startpos",
+                setup[1..].join(" ")
+            ));
+        }
+        Some(&"sfen") => {
+            let sfen = setup[1..].join(" ");
+            Position::from_sfen(&sfen).map_err(|e| format!("position sfen {sfen}: {e}"))?
+        }
+        Some(other) => {
+            return Err(format!(
+                "position: expected 'startpos' or 'sfen', got '{other}'"
+            ));
+        }
+        None => return Err("position: expected 'startpos' or 'sfen <sfen>'".into()),
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let mv = pos
+            .parse_usi_move(text)
+            .map_err(|e| format!("position: move {} '{text}': {e}", i + 1))?;
+        pos.play(mv)
+            .map_err(|e| format!("position: move {} '{text}': {e}", i + 1))?;
+    }
+    Ok(pos)
+}
+
+/// The limits of a `go` command.
+#[derive(Debug, Default)]
+struct Go {
+    mate: bool,
+    /// Time to search (`None`: until done or stopped).
+    time: Option<Duration>,
+    /// `go infinite` (the answer waits for `stop`).
+    infinite: bool,
+    ponder: bool,
+    nodes: Option<u64>,
+}
+
+/// Parses `go ...` (the arguments after `go`) for the side to move `us`.
+fn parse_go(args: &[&str], us: Color) -> Result<Go, String> {
+    let mut go = Go::default();
+    if args.first() == Some(&"mate") {
+        go.mate = true;
+        match args.get(1) {
+            None | Some(&"infinite") => {}
+            // 0 ms is no search at all: taken as no limit, like `infinite`.
+            Some(ms) => match ms.parse::<u64>() {
+                Ok(0) => {}
+                Ok(ms) => go.time = Some(Duration::from_millis(ms)),
+                Err(_) => {
+                    return Err(format!(
+                        "go mate: expected a time in ms or 'infinite', got '{ms}'"
+                    ));
+                }
+            },
+        }
+        if args.len() > 2 {
+            return Err(format!(
+                "go mate: unexpected '{}' after the time",
+                args[2..].join(" ")
+            ));
+        }
+        return Ok(go);
+    }
+    let (mut own, mut inc, mut byoyomi, mut movetime) = (0u64, 0u64, 0u64, None);
+    let mut timed = false;
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        let mut number = || -> Result<u64, String> {
+            i += 1;
+            let v = args
+                .get(i)
+                .ok_or_else(|| format!("go: '{key}' needs a number"))?;
+            v.parse::<u64>()
+                .map_err(|_| format!("go: '{key}' needs a number, got '{v}'"))
+        };
+        match key {
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "btime" | "wtime" => {
+                let n = number()?;
+                if (key == "btime") == (us == Color::Black) {
+                    own = n;
+                }
+                timed = true;
+            }
+            "binc" | "winc" => {
+                let n = number()?;
+                if (key == "binc") == (us == Color::Black) {
+                    inc = n;
+                }
+                timed = true;
+            }
+            "byoyomi" => {
+                byoyomi = number()?;
+                timed = true;
+            }
+            "movetime" => movetime = Some(number()?),
+            "nodes" => go.nodes = Some(number()?),
+            other => return Err(format!("go: unknown argument '{other}'")),
+        }
+        i += 1;
+    }
+    // A twentieth of the clock plus the byoyomi and the increment, less a tenth for safety.
+    let ms = match movetime {
+        Some(ms) => Some(ms),
+        None if timed => Some(own / 20 + byoyomi + inc),
+        None => None,
+    };
+    if !go.infinite {
+        go.time = ms.map(|ms| Duration::from_millis((ms - ms / 10).max(10)));
+    }
+    Ok(go)
+}
+
+struct Engine {
+    options: Options,
+    /// The solver when no search runs (`None` while one runs, or when none could be
+    /// allocated).
+    solver: Option<Solver>,
+    position: Result<Position, String>,
+    running: Option<Running>,
+    /// Commands that wait for the running search to answer (see [`Engine::input`]).
+    queue: VecDeque<String>,
+    events: Sender<Event>,
+}
+
+impl Engine {
+    fn new(events: Sender<Event>) -> Engine {
+        Engine {
+            options: Options::default(),
+            solver: None,
+            position: Position::from_sfen(STARTPOS_SFEN).map_err(|e| e.to_string()),
+            running: None,
+            queue: VecDeque::new(),
+            events,
+        }
+    }
+
+    /// Makes sure a solver with the options' table size exists (`isready` does this, `go`
+    /// again if needed). On failure it says why and leaves no solver.
+    fn prepare(&mut self) -> bool {
+        let config = self.options.config();
+        let table = config.get_hash_mib();
+        let fresh = self
+            .solver
+            .as_ref()
+            .is_none_or(|s| s.config().get_hash_mib() != table);
+        let result = match self.solver.as_mut() {
+            Some(solver) => solver.set_config(config),
+            None => Solver::try_new(config).map(|s| self.solver = Some(s)),
+        };
+        match result {
+            Ok(()) => {
+                if fresh {
+                    info(&format!(
+                        "USI_Hash {} MiB: transposition table {table} MiB, repetition table up \
+                         to {:.1} MiB, {RESERVE_MIB} MiB kept for the rest",
+                        self.options.hash_mib,
+                        table as f64 / 16.0
+                    ));
+                }
+                true
+            }
+            Err(e) => {
+                self.solver = None;
+                info(&format!(
+                    "USI_Hash {} MiB: {e}; set a smaller USI_Hash",
+                    self.options.hash_mib
+                ));
+                false
+            }
+        }
+    }
+
+    /// Takes one input line; `false` to quit. While a search runs, `quit`, `isready`, `stop`,
+    /// `ponderhit` and `gameover` are obeyed at once; every other command waits until the
+    /// search has answered, and the waiting ones are then run in order (so that `position`
+    /// and `go` sent during a search apply to the next one, as if sent after the answer).
+    fn input(&mut self, line: String) -> bool {
+        let cmd = line.split_whitespace().next().unwrap_or("");
+        if self.running.is_none() && self.queue.is_empty() {
+            return self.command(&line);
+        }
+        match cmd {
+            "quit" => false,
+            "isready" | "stop" | "ponderhit" | "gameover" => self.command(&line),
+            _ => {
+                self.queue.push_back(line);
+                true
+            }
+        }
+    }
+
+    /// Runs the commands that waited for a search, until one starts a new search.
+    fn drain(&mut self) -> bool {
+        while self.running.is_none() {
+            let Some(line) = self.queue.pop_front() else {
+                break;
+            };
+            if !self.command(&line) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Handles one input line; `false` to quit.
+    fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return true;
+        };
+        match cmd {
+            "usi" => {
+                send(&format!("id name tsume {}", env!("CARGO_PKG_VERSION")));
+                send("id author the tsume developers");
+                for l in self.options.usi_lines() {
+                    send(&l);
+                }
+                send("usiok");
+            }
+            "isready" => {
+                if self.running.is_none() {
+                    self.prepare();
+                }
+                send("readyok");
+            }
+            "setoption" => self.setoption(args),
+            "usinewgame" => {}
+            "gameover" => {
+                if let Some(r) = self.running.as_mut() {
+                    if r.held.is_some() {
+                        // Finished, its answer held back: nothing more to wait for.
+                        self.running = None;
+                    } else {
+                        r.discard = true;
+                        r.stopping = true;
+                        r.stop.stop();
+                    }
+                }
+            }
+            "position" => self.position = parse_position(args),
+            "go" => self.go(args),
+            "stop" => {
+                if let Some(r) = self.running.as_mut() {
+                    r.hold = false;
+                    r.stopping = true;
+                    r.stop.stop();
+                    if let Some(answer) = r.held.take() {
+                        self.running = None;
+                        answer.iter().for_each(|l| send(l));
+                    }
+                }
+            }
+            "ponderhit" => {
+                if let Some(r) = self.running.as_mut() {
+                    if r.ponder {
+                        // The move pondered on was played: the clock runs from now.
+                        r.ponder = false;
+                        r.hold = r.infinite;
+                        r.deadline = r.ponder_time.map(|t| Instant::now() + t);
+                    }
+                    if !r.hold {
+                        if let Some(answer) = r.held.take() {
+                            self.running = None;
+                            answer.iter().for_each(|l| send(l));
+                        }
+                    }
+                }
+            }
+            "quit" => return false,
+            other => info(&format!(
+                "unknown command '{other}' (line '{}')",
+                line.trim()
+            )),
+        }
+        true
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        if args.first() != Some(&"name") || args.len() < 2 {
+            info("setoption: expected 'setoption name <id> [value <x>]'");
+            return;
+        }
+        let rest = &args[1..];
+        let (name, value) = match rest.iter().position(|&a| a == "value") {
+            Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+            None => (rest.join(" "), None),
+        };
+        if let Err(e) = self.options.set(&name, value.as_deref()) {
+            info(&format!("setoption: {e}"));
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let us = self
+            .position
+            .as_ref()
+            .map_or(Color::Black, |p| p.side_to_move());
+        let go = match parse_go(args, us) {
+            Ok(go) => go,
+            Err(e) => {
+                info(&e);
+                // A malformed `go mate` is still answered, so that the GUI does not wait.
+                if args.first() == Some(&"mate") {
+                    send("checkmate notimplemented");
+                } else {
+                    send("bestmove resign");
+                }
+                return;
+            }
+        };
+        let kind = if go.mate { Kind::Mate } else { Kind::Game };
+        let cannot = |why: &str| {
+            info(why);
+            send(match kind {
+                Kind::Mate => "checkmate notimplemented",
+                Kind::Game => "bestmove resign",
+            });
+        };
+        let mut pos = match &self.position {
+            Ok(p) => p.clone(),
+            Err(e) => return cannot(&format!("no valid position: {e}")),
+        };
+        if self.options.fill_defender_hand {
+            pos.fill_defender_hand();
+        }
+        let defender = !pos.side_to_move();
+        if pos.king_square(defender).is_none() {
+            return cannot("the defender (the side not to move) has no king");
+        }
+        if !self.prepare() {
+            return cannot("no transposition table");
+        }
+        let mut solver = self.solver.take().expect("prepared");
+        let mut config = self.options.config();
+        if let Some(n) = go.nodes {
+            config = config.node_limit(Some(n));
+        }
+        solver
+            .set_config(config)
+            .expect("the table size is unchanged");
+        if self.options.pv_interval_ms > 0 {
+            solver.set_progress(|p| {
+                send(&counters(
+                    p.elapsed,
+                    p.nodes,
+                    p.nodes_per_second,
+                    p.table_fill,
+                ))
+            });
+        } else {
+            solver.clear_progress();
+        }
+        let stop = solver.stop_handle();
+        let events = self.events.clone();
+        let searched = pos.clone();
+        let spawned = std::thread::Builder::new()
+            .name("usi-search".into())
+            .spawn(move || {
+                let mut solver = solver;
+                let result = catch_unwind(AssertUnwindSafe(|| solver.solve(&searched)));
+                let finished = match result {
+                    Ok(solution) => Finished {
+                        solver: Some(solver),
+                        result: Ok(solution),
+                    },
+                    Err(panic) => Finished {
+                        solver: None,
+                        result: Err(panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_else(|| "the search failed".into())),
+                    },
+                };
+                let _ = events.send(Event::Done(Box::new(finished)));
+            });
+        if let Err(e) = spawned {
+            return cannot(&format!("cannot start the search thread: {e}"));
+        }
+        let now = Instant::now();
+        self.running = Some(Running {
+            kind,
+            stop,
+            deadline: if go.ponder {
+                None
+            } else {
+                go.time.map(|t| now + t)
+            },
+            stopping: false,
+            hold: kind == Kind::Game && (go.infinite || go.ponder),
+            infinite: go.infinite,
+            ponder: go.ponder,
+            ponder_time: if go.ponder { go.time } else { None },
+            held: None,
+            discard: false,
+            pos,
+        });
+    }
+
+    /// A search has ended: answer it (or hold the answer, see [`Running::hold`]).
+    fn finished(&mut self, f: Finished) {
+        let Some(mut running) = self.running.take() else {
+            self.solver = f.solver;
+            return;
+        };
+        self.solver = f.solver;
+        if running.discard {
+            return;
+        }
+        let answer = answer(&running, f.result);
+        if running.hold && !running.stopping {
+            running.held = Some(answer);
+            self.running = Some(running);
+        } else {
+            answer.iter().for_each(|l| send(l));
+        }
+    }
+
+    /// When the main loop must wake up without input: a deadline, or a stop to repeat.
+    fn wake_at(&self) -> Option<Instant> {
+        let r = self.running.as_ref()?;
+        if r.held.is_some() {
+            return None;
+        }
+        if r.stopping {
+            return Some(Instant::now() + Duration::from_millis(10));
+        }
+        r.deadline
+    }
+
+    /// Called when [`Engine::wake_at`] has passed.
+    fn wake(&mut self) {
+        if let Some(r) = self.running.as_mut() {
+            if r.held.is_none() && (r.stopping || r.deadline.is_some_and(|d| Instant::now() >= d)) {
+                r.stopping = true;
+                r.stop.stop();
+            }
+        }
+    }
+}
+
+/// The lines that answer a finished search.
+fn answer(running: &Running, result: Result<Solution, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let solution = match result {
+        Ok(s) => s,
+        Err(why) => {
+            out.push(format!("info string the search failed: {why}"));
+            out.push(
+                match running.kind {
+                    Kind::Mate => "checkmate notimplemented",
+                    Kind::Game => "bestmove resign",
+                }
+                .into(),
+            );
+            return out;
+        }
+    };
+    let st = &solution.stats;
+    out.push(counters(
+        st.elapsed,
+        st.nodes,
+        st.nodes_per_second(),
+        st.table_fill,
+    ));
+    let why_not = |reason: &StopReason| match reason {
+        StopReason::Stopped => "timeout: stopped".to_string(),
+        other => format!("timeout: {other}"),
+    };
+    match (&solution.outcome, running.kind) {
+        (Outcome::Mate(line), Kind::Mate) => {
+            out.extend(line_notes(line).iter().map(|n| format!("info string {n}")));
+            let moves: Vec<String> = line_moves(line).iter().map(Move::to_string).collect();
+            out.push(format!("checkmate {}", moves.join(" ")));
+        }
+        (Outcome::Mate(line), Kind::Game) => {
+            out.extend(line_notes(line).iter().map(|n| format!("info string {n}")));
+            let moves: Vec<String> = line_moves(line).iter().map(Move::to_string).collect();
+            out.push(format!(
+                "info time {} nodes {} score mate {} pv {}",
+                st.elapsed.as_millis(),
+                st.nodes,
+                line_length(line),
+                moves.join(" ")
+            ));
+            out.push(format!("bestmove {}", moves[0]));
+        }
+        (Outcome::NoMate, kind) => {
+            let what = if running.pos.in_check() && running.pos.check_moves().is_empty() {
+                "no mate (the side to move is in check and no evasion gives check)"
+            } else {
+                "no mate"
+            };
+            out.push(format!("info string {what}"));
+            out.push(
+                match kind {
+                    Kind::Mate => "checkmate nomate",
+                    Kind::Game => "bestmove resign",
+                }
+                .into(),
+            );
+        }
+        (Outcome::Unknown(reason), kind) => {
+            out.push(format!("info string {}", why_not(reason)));
+            out.push(
+                match kind {
+                    Kind::Mate => "checkmate timeout",
+                    Kind::Game => "bestmove resign",
+                }
+                .into(),
+            );
+        }
+    }
+    out
+}
+
+/// Reads standard input line by line (any bytes; invalid UTF-8 is replaced) into `events`.
+fn read_input(events: Sender<Event>) {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                let _ = events.send(Event::Eof);
+                return;
+            }
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf).trim().to_string();
+                if events.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn main() {
+    let (tx, rx): (Sender<Event>, Receiver<Event>) = mpsc::channel();
+    let input = tx.clone();
+    std::thread::spawn(move || read_input(input));
+    let mut engine = Engine::new(tx);
+    loop {
+        let event = match engine.wake_at() {
+            Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(e) => e,
+                Err(RecvTimeoutError::Timeout) => {
+                    engine.wake();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            },
+            None => match rx.recv() {
+                Ok(e) => e,
+                Err(_) => break,
+            },
+        };
+        match event {
+            Event::Line(line) => {
+                if !engine.input(line) {
+                    break;
+                }
+            }
+            Event::Eof => break,
+            Event::Done(f) => engine.finished(*f),
+        }
+        if !engine.drain() {
+            break;
+        }
+    }
+    // `quit` (or the end of input), also during a search: exit at once; the search thread
+    // dies with the process.
+    let _ = io::stdout().flush();
+    std::process::exit(0);
+}

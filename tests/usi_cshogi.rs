@@ -1,0 +1,55 @@
+//! The USI engine driven by a real USI client: the Python package cshogi's
+//! `cshogi.usi.Engine` (the same class tools built on cshogi use to run engines), through
+//! `tests/data/usi_cshogi.py`. The script checks the answers (mate, no mate, timeout, `go`
+//! for a game) and solves the problems of `problems/yaneuraou.sfen` and `problems/antma.sfen`,
+//! each line (of the stated length) checked with
+//! cshogi's own rules: legal moves, every attacker move a check, checkmate at the end.
+//!
+//! `.ci/run` installs cshogi (`python3 -m pip install cshogi`); where Python or cshogi is
+//! missing the test says so and passes without checking anything.
+
+use std::process::Command;
+
+#[test]
+fn cshogi_usi_client() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile_dir = exe.parent().and_then(|d| d.parent()).expect("profile dir");
+    let mut build = Command::new(env!("CARGO"));
+    build.args(["build", "--quiet", "--example", "usi", "--target-dir"]);
+    build.arg(profile_dir.parent().expect("target dir"));
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        build.arg("--release");
+    }
+    let status = build.current_dir(root).status().expect("run cargo build");
+    assert!(status.success(), "cargo build --example usi failed");
+    let engine = profile_dir
+        .join("examples")
+        .join(format!("usi{}", std::env::consts::EXE_SUFFIX));
+
+    let out = match Command::new("python3")
+        .arg(format!("{root}/tests/data/usi_cshogi.py"))
+        .arg(&engine)
+        .arg(format!("{root}/problems/yaneuraou.sfen"))
+        .arg(format!("{root}/problems/antma.sfen"))
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3 cannot be run ({e}); install Python 3 and cshogi");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(77) {
+        eprintln!("skipped: {}", stdout.trim());
+        return;
+    }
+    assert!(
+        out.status.success(),
+        "the cshogi client failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    eprintln!("{}", stdout.trim());
+}
