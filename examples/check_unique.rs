@@ -46,7 +46,7 @@ struct Args {
     #[arg(long)]
     nodes: Option<u64>,
     /// Nodes each question (one alternative move) may search before it is left undecided
-    /// (default: as many as the solution took, at least 1,000,000).
+    /// (default: as many as the solution took, at least SolverConfig::MIN_QUESTION_NODES).
     #[arg(long)]
     question_nodes: Option<u64>,
     /// Transposition table size in MiB (the checker adds a second table of half this size
@@ -54,7 +54,8 @@ struct Args {
     #[arg(long = "hash-mb", default_value_t = 1024)]
     hash_mb: usize,
     /// Nodes allowed after the first proof for proving the length shortest and walking the
-    /// line (default: as many as the first proof took, at least 200,000).
+    /// line (default: as many as the first proof took, at least
+    /// SolverConfig::MIN_SHORTEST_NODES).
     #[arg(long = "shortest-nodes")]
     shortest_nodes: Option<u64>,
     /// One JSON object per problem per line.
