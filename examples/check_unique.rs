@@ -23,7 +23,6 @@ mod common;
 use clap::Parser;
 use common::Outputs;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
@@ -65,18 +64,8 @@ struct Args {
     /// core.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// Write the line checked, with each flaw as a variation, as a KIF file (one problem).
-    #[arg(long)]
-    kif: Option<PathBuf>,
-    /// Write each problem's KIF as DIR/<input>-<line>.kif.
-    #[arg(long = "kif-dir")]
-    kif_dir: Option<PathBuf>,
-    /// Write the line checked as a CSA file (one problem).
-    #[arg(long)]
-    csa: Option<PathBuf>,
-    /// Write each problem's CSA as DIR/<input>-<line>.csa.
-    #[arg(long = "csa-dir")]
-    csa_dir: Option<PathBuf>,
+    #[command(flatten)]
+    outputs: Outputs,
 }
 
 /// The solver's mate: its proven length, and the line's length where the line is not the
@@ -361,12 +350,7 @@ fn check_one(
 fn main() -> ExitCode {
     let args = Args::parse();
     let problems = common::read_inputs(&args.inputs);
-    let outputs = Outputs {
-        kif: args.kif.clone(),
-        kif_dir: args.kif_dir.clone(),
-        csa: args.csa.clone(),
-        csa_dir: args.csa_dir.clone(),
-    };
+    let outputs = &args.outputs;
     if let Err(e) = outputs.prepare(problems.len()) {
         eprintln!("error: {e}");
         return ExitCode::from(2);

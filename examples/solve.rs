@@ -22,7 +22,6 @@ mod common;
 use clap::Parser;
 use common::Outputs;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use tsume::json::{ErrorRecord, SolveRecord, to_line};
@@ -67,18 +66,8 @@ struct Args {
     /// core.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// Write the main line as a KIF file (one problem).
-    #[arg(long)]
-    kif: Option<PathBuf>,
-    /// Write each problem's main line as DIR/<input>-<line>.kif.
-    #[arg(long = "kif-dir")]
-    kif_dir: Option<PathBuf>,
-    /// Write the main line as a CSA file (one problem).
-    #[arg(long)]
-    csa: Option<PathBuf>,
-    /// Write each problem's main line as DIR/<input>-<line>.csa.
-    #[arg(long = "csa-dir")]
-    csa_dir: Option<PathBuf>,
+    #[command(flatten)]
+    outputs: Outputs,
 }
 
 /// The first line of a mate's report: the proven length, and what the line shown is. A line
@@ -232,12 +221,7 @@ fn solve_one(args: &Args, solver: &mut Solver, p: &Problem) -> Result<Done, Prob
 fn main() -> ExitCode {
     let args = Args::parse();
     let problems = common::read_inputs(&args.inputs);
-    let outputs = Outputs {
-        kif: args.kif.clone(),
-        kif_dir: args.kif_dir.clone(),
-        csa: args.csa.clone(),
-        csa_dir: args.csa_dir.clone(),
-    };
+    let outputs = &args.outputs;
     if let Err(e) = outputs.prepare(problems.len()) {
         eprintln!("error: {e}");
         return ExitCode::from(2);

@@ -136,12 +136,23 @@ pub fn file_in(dir: &Path, p: &Problem, index: usize, ext: &str) -> PathBuf {
     dir.join(format!("{stem}-{}.{ext}", p.origin.line))
 }
 
-/// Output files asked for on the command line.
-#[derive(Default)]
+/// Output files asked for on the command line (the same options for `solve`, which writes
+/// the main line, and `check_unique`, which writes the line checked with each flaw as a
+/// variation).
+#[derive(clap::Args, Debug, Default)]
 pub struct Outputs {
+    /// Write the line (solve: the main line; check_unique: the line checked, each flaw a
+    /// variation) as a KIF file (one problem).
+    #[arg(long)]
     pub kif: Option<PathBuf>,
+    /// Write each problem's KIF as DIR/<input>-<line>.kif.
+    #[arg(long = "kif-dir")]
     pub kif_dir: Option<PathBuf>,
+    /// Write the line as a CSA file (one problem).
+    #[arg(long)]
     pub csa: Option<PathBuf>,
+    /// Write each problem's CSA as DIR/<input>-<line>.csa.
+    #[arg(long = "csa-dir")]
     pub csa_dir: Option<PathBuf>,
 }
 
