@@ -8,7 +8,7 @@ use super::pn::{INF, PROVEN, PnDn, Value, add};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::PieceKind;
+use crate::types::{PieceKind, Square};
 use smallvec::SmallVec;
 
 pub(crate) struct Child {
@@ -63,6 +63,27 @@ pub(crate) fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, P
         out.weak = add(largest, open - 1);
     }
     out
+}
+
+/// An AND node's children as its loop sees them: each reply with its value, the values of
+/// the capture positions of interpositions (shared by the drops on one square), and the
+/// squares whose next drop kinds are still to come (square, index into [`DROP_ORDER`]).
+#[derive(Default)]
+pub(crate) struct Expansion {
+    pub children: Children,
+    pub caps: SmallVec<[Value; 8]>,
+    pub pending: SmallVec<[(Square, u8); 8]>,
+}
+
+impl Expansion {
+    /// The summary an AND node needs: the smallest dn (with its child and the second
+    /// smallest) and the weak sum of the pn, each child seen with its capture position.
+    pub fn summary_and(&self) -> Summary {
+        summarize(&self.children, |c| {
+            let (p, d) = effective(c, &self.caps);
+            (d, p)
+        })
+    }
 }
 
 /// Order in which same-square interposition drops are expanded, one kind at a time.

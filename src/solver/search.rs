@@ -4,7 +4,8 @@
 //! and path-dependent handling of repetitions.
 
 use super::expansion::{
-    Child, Children, DROP_ORDER, Summary, effective, initial_and_pn, proof_route, summarize,
+    Child, Children, DROP_ORDER, Expansion, Summary, effective, initial_and_pn, proof_route,
+    summarize,
 };
 use super::futile;
 use super::hands;
@@ -15,6 +16,7 @@ use super::plies::{NO_LIMIT, dec, inc};
 use super::pn::Value;
 use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
 use super::tt::Table;
+use crate::bitboard::Bitboard;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
@@ -29,6 +31,19 @@ pub(crate) enum Within {
     Yes(u16),
     No,
     Unknown,
+}
+
+/// What the expansion of one AND node needs to know about it.
+struct AndNode<'p> {
+    pos: &'p Position,
+    evasions: &'p [Move],
+    /// The single checker from a distance and the squares between it and the king, when
+    /// the replies there are interpositions.
+    distant: Option<(Square, Bitboard)>,
+    defender_hand: Hand,
+    /// The node's budget (its children have one ply less; capture positions the same).
+    budget: u16,
+    depth: u32,
 }
 
 /// The two kinds of node of the attacker-checks-only tree.
@@ -327,72 +342,20 @@ impl<'a> Search<'a> {
         if budget <= 1 {
             return self.and_node_shallow(pos, &evasions, budget, depth);
         }
-        let distant = futile::distant_check(pos);
-        let child_budget = dec(budget);
+        let node = AndNode {
+            pos,
+            evasions: &evasions,
+            distant: futile::distant_check(pos),
+            defender_hand: pos.hand(self.attacker.flip()),
+            budget,
+            depth,
+        };
         let full = pos.key();
         self.path.enter(full);
-
-        // Board moves are all expanded; drops are grouped by square and expanded one kind at a
-        // time (delayed interposition): the next kind only once the previous one is proven.
-        // An interposition also carries the value of its capture position.
-        let mut children = Children::new();
-        let mut caps: SmallVec<[Value; 8]> = SmallVec::new();
-        let mut pending: SmallVec<[(Square, u8); 8]> = SmallVec::new(); // (square, index into DROP_ORDER)
-        let mut drop_squares: SmallVec<[(Square, Move); 8]> = SmallVec::new();
-        for &mv in &evasions {
-            if mv.is_drop() {
-                if !drop_squares.iter().any(|&(s, _)| s == mv.to()) {
-                    drop_squares.push((mv.to(), mv));
-                }
-                continue;
-            }
-            let q = match distant {
-                Some((checker, between)) if between.contains(mv.to()) => {
-                    self.new_capture(pos, mv, checker, budget, depth + 2, &mut caps)
-                }
-                _ => None,
-            };
-            let below = (child_budget, depth + 1);
-            if let Some(v) = self.and_child(pos, mv, q, &caps, below, &mut children) {
-                self.path.leave(full);
-                return v;
-            }
-        }
-        let defender_hand = pos.hand(self.attacker.flip());
-        for &(sq, first) in &drop_squares {
-            let q = match distant {
-                Some((checker, between)) if between.contains(sq) => {
-                    self.new_capture(pos, first, checker, budget, depth + 2, &mut caps)
-                }
-                _ => None,
-            };
-            if let Some(qi) = q {
-                if caps[qi as usize].is_proven() {
-                    // Every drop on this square is futile: one child stands for them all.
-                    let (v, _) = self.lookup_move(pos, first, child_budget, depth + 1);
-                    children.push(Child {
-                        mv: first,
-                        v,
-                        q: Some(qi),
-                    });
-                    continue;
-                }
-            }
-            if let Some(v) = self.expand_drops(
-                pos,
-                sq,
-                0,
-                defender_hand,
-                &evasions,
-                q,
-                &caps,
-                (child_budget, depth + 1),
-                &mut children,
-                &mut pending,
-            ) {
-                self.path.leave(full);
-                return v;
-            }
+        let mut exp = Expansion::default();
+        if let Some(v) = self.expand_and(&node, &mut exp) {
+            self.path.leave(full);
+            return v;
         }
 
         let result = loop {
@@ -402,16 +365,13 @@ impl<'a> Search<'a> {
                 min: dn,
                 second,
                 weak: pn,
-            } = summarize(&children, |c| {
-                let (p, d) = effective(c, &caps);
-                (d, p)
-            });
+            } = exp.summary_and();
             if dn == 0 {
-                let v = self.refuted_by(pos, &children[best], &caps);
+                let v = self.refuted_by(pos, &exp.children[best], &exp.caps);
                 self.record(
                     pos,
                     v,
-                    Some(children[best].mv),
+                    Some(exp.children[best].mv),
                     self.monitor.nodes - start_nodes + 1,
                 );
                 break v;
@@ -419,9 +379,9 @@ impl<'a> Search<'a> {
             if pn == 0 {
                 let mut ph = hands::interposition_guard(pos, self.attacker);
                 let mut len = 0;
-                let mut longest = children[0].mv;
-                for ch in &children {
-                    let (h, l) = proof_route(ch, &caps);
+                let mut longest = exp.children[0].mv;
+                for ch in &exp.children {
+                    let (h, l) = proof_route(ch, &exp.caps);
                     ph = ph.max(h);
                     if l >= len {
                         len = l;
@@ -440,23 +400,22 @@ impl<'a> Search<'a> {
                     len: 0,
                     rep: false,
                 };
-                let bm = children[best].mv;
+                let bm = exp.children[best].mv;
                 self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             let child_th_dn = epsilon_threshold(th_dn, second);
-            let (best_pn, _) = effective(&children[best], &caps);
+            let (best_pn, _) = effective(&exp.children[best], &exp.caps);
             let child_th_pn = remaining_threshold(th_pn, pn, best_pn);
-            let ch = &children[best];
-            let mv = ch.mv;
+            let ch = &exp.children[best];
             let real = ch.v;
             let open_capture =
-                ch.q.map(|i| (i as usize, caps[i as usize]))
+                ch.q.map(|i| (i as usize, exp.caps[i as usize]))
                     .filter(|(_, q)| !q.is_disproven());
             match open_capture {
                 Some((qi, q)) if real.is_disproven() || q.pn <= real.pn => {
                     // The capture position: the reply is an OR of its two refutations.
-                    let (tpn, tdn) = if real.is_disproven() {
+                    let th = if real.is_disproven() {
                         (child_th_pn, child_th_dn)
                     } else {
                         (
@@ -464,56 +423,114 @@ impl<'a> Search<'a> {
                             remaining_threshold(child_th_dn, add(real.dn, q.dn), q.dn),
                         )
                     };
-                    let (checker, _) = distant.expect("an interposition has a distant check");
-                    let nv = match futile::capture_position(pos, mv, checker) {
-                        Some(qpos) => self.and_node(&qpos, tpn, tdn, depth + 2, budget),
-                        None => Value::disproven(hand, false, NO_LIMIT),
-                    };
-                    caps[qi] = nv;
-                    if nv.is_proven() && mv.is_drop() {
-                        pending.retain(|(s, _)| *s != mv.to());
-                    }
+                    self.search_capture(&node, best, qi, th, &mut exp);
                 }
                 _ => {
-                    let (tpn, tdn) = match open_capture {
+                    let th = match open_capture {
                         Some((_, q)) => (
                             epsilon_threshold(child_th_pn, q.pn),
                             remaining_threshold(child_th_dn, add(real.dn, q.dn), real.dn),
                         ),
                         None => (child_th_pn, child_th_dn),
                     };
-                    let q = ch.q;
-                    let mut c = pos.clone();
-                    c.play_unchecked(mv);
-                    let v = self.or_node(&c, tpn, tdn, depth + 1, child_budget);
-                    children[best].v = v;
-                    let capture_proven = q.is_some_and(|i| caps[i as usize].is_proven());
-                    if v.is_proven() && mv.is_drop() && !capture_proven {
-                        // Proven interposition: expand the next kind on that square.
-                        let sq = mv.to();
-                        if let Some(pi) = pending.iter().position(|&(s, _)| s == sq) {
-                            let (_, next) = pending.swap_remove(pi);
-                            if let Some(v) = self.expand_drops(
-                                pos,
-                                sq,
-                                next as usize,
-                                defender_hand,
-                                &evasions,
-                                q,
-                                &caps,
-                                (child_budget, depth + 1),
-                                &mut children,
-                                &mut pending,
-                            ) {
-                                break v;
-                            }
-                        }
+                    if let Some(v) = self.search_reply(&node, best, th, &mut exp) {
+                        break v;
                     }
                 }
             }
         };
         self.path.leave(full);
         result
+    }
+
+    /// The first expansion of an AND node: every board reply (with its capture position when
+    /// it is an interposition), and the drops grouped by square, one kind at a time (delayed
+    /// interposition: the next kind only once the previous one is proven). Returns the node's
+    /// value if a child already disproves it.
+    fn expand_and(&mut self, node: &AndNode<'_>, exp: &mut Expansion) -> Option<Value> {
+        let mut drop_squares: SmallVec<[(Square, Move); 8]> = SmallVec::new();
+        for &mv in node.evasions {
+            if mv.is_drop() {
+                if !drop_squares.iter().any(|&(s, _)| s == mv.to()) {
+                    drop_squares.push((mv.to(), mv));
+                }
+                continue;
+            }
+            let q = self.new_capture(node, mv, exp);
+            if let Some(v) = self.and_child(node, mv, q, exp) {
+                return Some(v);
+            }
+        }
+        for &(sq, first) in &drop_squares {
+            let q = self.new_capture(node, first, exp);
+            if let Some(qi) = q {
+                if exp.caps[qi as usize].is_proven() {
+                    // Every drop on this square is futile: one child stands for them all.
+                    let (v, _) =
+                        self.lookup_move(node.pos, first, dec(node.budget), node.depth + 1);
+                    exp.children.push(Child {
+                        mv: first,
+                        v,
+                        q: Some(qi),
+                    });
+                    continue;
+                }
+            }
+            if let Some(v) = self.expand_drops(node, sq, 0, q, exp) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Searches the capture position of the interposition `exp.children[best]` (its capture
+    /// value `qi`) with thresholds `th`; a proven capture settles every drop on that square.
+    fn search_capture(
+        &mut self,
+        node: &AndNode<'_>,
+        best: usize,
+        qi: usize,
+        (tpn, tdn): (PnDn, PnDn),
+        exp: &mut Expansion,
+    ) {
+        let mv = exp.children[best].mv;
+        let (checker, _) = node.distant.expect("an interposition has a distant check");
+        let nv = match futile::capture_position(node.pos, mv, checker) {
+            Some(qpos) => self.and_node(&qpos, tpn, tdn, node.depth + 2, node.budget),
+            None => Value::disproven(node.pos.hand(self.attacker), false, NO_LIMIT),
+        };
+        exp.caps[qi] = nv;
+        if nv.is_proven() && mv.is_drop() {
+            exp.pending.retain(|(s, _)| *s != mv.to());
+        }
+    }
+
+    /// Searches the reply `exp.children[best]` itself with thresholds `th`; a proven
+    /// interposition drop brings in the next kind on its square. Returns the node's value if
+    /// that next drop already disproves it.
+    fn search_reply(
+        &mut self,
+        node: &AndNode<'_>,
+        best: usize,
+        (tpn, tdn): (PnDn, PnDn),
+        exp: &mut Expansion,
+    ) -> Option<Value> {
+        let ch = &exp.children[best];
+        let (mv, q) = (ch.mv, ch.q);
+        let mut c = node.pos.clone();
+        c.play_unchecked(mv);
+        let v = self.or_node(&c, tpn, tdn, node.depth + 1, dec(node.budget));
+        exp.children[best].v = v;
+        let capture_proven = q.is_some_and(|i| exp.caps[i as usize].is_proven());
+        if v.is_proven() && mv.is_drop() && !capture_proven {
+            // Proven interposition: expand the next kind on that square.
+            let sq = mv.to();
+            if let Some(pi) = exp.pending.iter().position(|&(s, _)| s == sq) {
+                let (_, next) = exp.pending.swap_remove(pi);
+                return self.expand_drops(node, sq, next as usize, q, exp);
+            }
+        }
+        None
     }
 
     /// An AND node with too little budget for any counted reply (at most one ply): proven
@@ -563,28 +580,25 @@ impl<'a> Search<'a> {
         Value::proven(ph.min(hand), 0)
     }
 
-    /// Adds the capture position of interposition `mv` (at ply `ply`) to `caps` with its value
-    /// as far as the table knows; its index, or `None` if the checker cannot capture.
-    fn new_capture(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        checker: Square,
-        budget: u16,
-        ply: u32,
-        caps: &mut SmallVec<[Value; 8]>,
-    ) -> Option<u8> {
-        if caps.len() >= u8::MAX as usize {
+    /// Adds the capture position of `mv` to `exp.caps` when `mv` is an interposition, with its
+    /// value as far as the table knows (the capture position is an AND node two plies down
+    /// with the node's own budget: the interposition and its capture are not counted); its
+    /// index, or `None` if `mv` is no interposition or the checker cannot capture.
+    fn new_capture(&mut self, node: &AndNode<'_>, mv: Move, exp: &mut Expansion) -> Option<u8> {
+        let (checker, between) = node.distant?;
+        if !between.contains(mv.to()) || exp.caps.len() >= u8::MAX as usize {
             return None;
         }
+        let pos = node.pos;
         let (board, full) = futile::capture_keys(pos, mv, checker)?;
-        let (mut v, known) = self.lookup_keys(full, board, pos.hand(self.attacker), budget, ply);
+        let hand = pos.hand(self.attacker);
+        let (mut v, known) = self.lookup_keys(full, board, hand, node.budget, node.depth + 2);
         if !known {
             v.pn = 1;
             v.dn = 1;
         }
-        caps.push(v);
-        Some((caps.len() - 1) as u8)
+        exp.caps.push(v);
+        Some((exp.caps.len() - 1) as u8)
     }
 
     /// The disproof of AND node `pos` by the child `ch` (both of its refutations failed).
@@ -607,62 +621,52 @@ impl<'a> Search<'a> {
         Value::disproven(dh, rep, holds)
     }
 
-    /// Adds the child of AND node `pos` reached by `mv` (with its capture position `q`, for an
-    /// interposition); returns the node's value if that child already disproves it. `below`:
-    /// the children's budget and ply.
-    #[allow(clippy::too_many_arguments)]
+    /// Adds the child reached by `mv` (with its capture value `q`, for an interposition);
+    /// returns the node's value if that child already disproves it.
     fn and_child(
         &mut self,
-        pos: &Position,
+        node: &AndNode<'_>,
         mv: Move,
         q: Option<u8>,
-        caps: &[Value],
-        (budget, ply): (u16, u32),
-        children: &mut Children,
+        exp: &mut Expansion,
     ) -> Option<Value> {
-        let (v, _) = self.lookup_move(pos, mv, budget, ply);
+        let (v, _) = self.lookup_move(node.pos, mv, dec(node.budget), node.depth + 1);
         let ch = Child { mv, v, q };
-        if effective(&ch, caps).1 == 0 {
-            let nv = self.refuted_by(pos, &ch, caps);
-            self.record(pos, nv, Some(mv), 1);
+        if effective(&ch, &exp.caps).1 == 0 {
+            let nv = self.refuted_by(node.pos, &ch, &exp.caps);
+            self.record(node.pos, nv, Some(mv), 1);
             return Some(nv);
         }
-        children.push(ch);
+        exp.children.push(ch);
         None
     }
 
     /// Adds the drops on `sq`, from kind index `from_kind` in [`DROP_ORDER`]: proven ones are
     /// added as proven children and skipped, and the first unproven one stays active with the
     /// rest pending. Returns the node's value if a drop disproves it.
-    #[allow(clippy::too_many_arguments)]
     fn expand_drops(
         &mut self,
-        pos: &Position,
+        node: &AndNode<'_>,
         sq: Square,
         from_kind: usize,
-        defender_hand: Hand,
-        evasions: &[Move],
         q: Option<u8>,
-        caps: &[Value],
-        below: (u16, u32),
-        children: &mut Children,
-        pending: &mut SmallVec<[(Square, u8); 8]>,
+        exp: &mut Expansion,
     ) -> Option<Value> {
         for (i, &k) in DROP_ORDER.iter().enumerate().skip(from_kind) {
-            if !defender_hand.has(k) {
+            if !node.defender_hand.has(k) {
                 continue;
             }
             let mv = Move::drop_unchecked(k, sq);
-            if !evasions.contains(&mv) {
+            if !node.evasions.contains(&mv) {
                 continue;
             }
-            if let Some(v) = self.and_child(pos, mv, q, caps, below, children) {
+            if let Some(v) = self.and_child(node, mv, q, exp) {
                 return Some(v);
             }
-            let last = children.last().expect("just added");
-            if effective(last, caps).0 != 0 {
+            let last = exp.children.last().expect("just added");
+            if effective(last, &exp.caps).0 != 0 {
                 if i + 1 < DROP_ORDER.len() {
-                    pending.push((sq, (i + 1) as u8));
+                    exp.pending.push((sq, (i + 1) as u8));
                 }
                 return None;
             }
