@@ -6,9 +6,11 @@ use super::futile;
 use super::outcome::{Alternative, DefenderChoice, WalkedLine};
 use super::plies::EXHAUSTIVE_PLIES;
 use super::search::{NodeKind, Search, Within};
+use crate::bitboard::Bitboard;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::types::Square;
 
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
@@ -303,85 +305,21 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         }
         let b = budget;
         let distant = futile::distant_check(pos);
-        let mut js = Vec::with_capacity(replies.len());
-        for &mv in &replies {
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            if keys.contains(&child.key()) {
-                return None; // the defender repeats a position: no mate on this path
-            }
-            let capture = distant
-                .filter(|(_, between)| between.contains(mv.to()))
-                .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
-            js.push(Judged {
-                mv,
-                child,
-                capture,
-                short: None,
-                long: false,
-            });
-        }
+        let mut js = Self::replies(pos, &replies, distant, keys)?;
         // Which replies are mated two plies sooner (short), from the table.
         for j in js.iter_mut() {
             self.judge_reply(j, b, keys, None);
         }
-        let open = js.iter().filter(|j| j.short.is_none()).count();
-        if open == 0 {
+        if js.iter().all(|j| j.short.is_some()) {
             // Every reply is mated two plies sooner: the budget was not tight here.
             return self.walk_and(pos, b - 2, keys);
         }
-        // The replies that can be shown counted (their own child mated within the budget):
-        // only they can be the main line's reply, so only they need deciding. Futile
-        // interpositions as long as the main line never do.
-        let mut showable: Vec<usize> = Vec::new();
-        for searching in [false, true] {
-            for (i, j) in js.iter_mut().enumerate() {
-                if j.short.is_some() || showable.contains(&i) {
-                    continue;
-                }
-                let search = searching.then(|| self.cap());
-                if let Within::Yes(l) =
-                    self.search
-                        .within(&j.child, NodeKind::Or, b - 1, keys, search)
-                {
-                    if (l as i32) <= b - 3 {
-                        // The search found it mated two plies sooner after all: a shorter
-                        // defence, never the line's (the line would then come out shorter
-                        // than its budget, against a defence that is not the longest).
-                        j.short = Some((l + 1, false));
-                    } else {
-                        showable.push(i);
-                    }
-                }
-            }
-            if !showable.is_empty() {
-                break;
-            }
-        }
+        let mut showable = self.showable(&mut js, b, keys);
         if js.iter().all(|j| j.short.is_some()) {
             return self.walk_and(pos, b - 2, keys);
         }
         let open = js.iter().filter(|j| j.short.is_none()).count();
-        showable.sort_unstable();
-        // More than one: bounded searches for shortness, shortest recorded mate first, until
-        // one is left (with a proven minimal length it is then the longest; otherwise it is
-        // assumed to be).
-        if showable.len() > 1 {
-            let mut order = showable.clone();
-            order.sort_by_key(|&i| self.search.recorded_len(&js[i].child, keys));
-            for i in order {
-                let left = showable
-                    .iter()
-                    .filter(|&&k| js[k].short.is_none() && !js[k].long)
-                    .count();
-                if left <= 1 {
-                    break;
-                }
-                let cap = self.cap();
-                self.judge_reply(&mut js[i], b, keys, Some(cap));
-            }
-            showable.retain(|&i| js[i].short.is_none());
-        }
+        self.narrow(&mut js, &mut showable, b, keys);
         let standing = showable.iter().filter(|&&i| !js[i].long).count();
         if standing > 1 || (standing == 1 && !self.tight) {
             self.exact = false;
@@ -396,70 +334,10 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         {
             return None;
         }
-        let mut counted = showable;
-        // The defender prefers the longest line, then the one that leaves the attacker the
-        // fewest pieces in hand (駒余り), then the first in generation order. Otherwise the
-        // longest recorded mate goes first (comparing lines at every ply would cost too much).
-        // Lines are compared when the length is proven minimal or few plies are left.
-        let compare = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
-        if !compare && counted.len() > 1 {
-            let mut lens: Vec<(usize, u16)> = counted
-                .iter()
-                .map(|&i| (i, self.search.recorded_len(&js[i].child, keys)))
-                .collect();
-            lens.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
-            counted = lens.into_iter().map(|(i, _)| i).collect();
-        }
-        let mut best: Option<(usize, Sub)> = None;
-        for &i in &counted {
-            let j = &js[i];
-            keys.push(j.child.key());
-            let sub = self.walk_or(&j.child, b - 1, keys);
-            keys.pop();
-            let Some(sub) = sub else { continue };
-            let better = best.as_ref().is_none_or(|(_, s)| {
-                (sub.rev.len(), std::cmp::Reverse(sub.hand.total()))
-                    > (s.rev.len(), std::cmp::Reverse(s.hand.total()))
-            });
-            if better {
-                best = Some((i, sub));
-            }
-            if !compare || self.steps > MAX_WALK / 2 {
-                break; // not comparing, or too many ties to compare: keep what was found
-            }
-        }
-        let (chosen, mut sub) = match best {
+        let counted = showable;
+        let (chosen, mut sub) = match self.walk_counted(&js, &counted, b, keys) {
             Some(found) => found,
-            None => {
-                // Only futile interpositions are this long (they lure the checker to a worse
-                // square): show the interposition and its capture, which the length then
-                // counts too.
-                self.exact = false;
-                let mut found = None;
-                for (i, j) in js.iter().enumerate() {
-                    let (Some(_), None) = (&j.capture, j.short) else {
-                        continue;
-                    };
-                    let (checker, _) = distant.expect("an interposition");
-                    let capture = futile::capture_move(pos, j.mv, checker);
-                    let mut after = j.child.clone();
-                    if after.check_legality(capture).is_err() {
-                        continue;
-                    }
-                    after.play_unchecked(capture);
-                    keys.push(j.child.key());
-                    keys.push(after.key());
-                    let sub = self.walk_and(&after, b, keys);
-                    keys.pop();
-                    keys.pop();
-                    if let Some(mut sub) = sub {
-                        sub.push(capture);
-                        found = Some((i, sub));
-                        break;
-                    }
-                }
-                found?
-            }
+            None => self.walk_futile_shown(pos, &js, distant, b, keys)?,
         };
         if self.alternatives {
             let from_end = sub.rev.len() + 1;
@@ -490,6 +368,171 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         }
         sub.push(js[chosen].mv);
         Some(sub)
+    }
+
+    /// The defender's replies at `pos` with their children and capture positions, undecided;
+    /// `None` when a reply repeats a position of the path (no mate on this path).
+    fn replies(
+        pos: &Position,
+        replies: &[Move],
+        distant: Option<(Square, Bitboard)>,
+        keys: &[u64],
+    ) -> Option<Vec<Judged>> {
+        let mut js = Vec::with_capacity(replies.len());
+        for &mv in replies {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if keys.contains(&child.key()) {
+                return None;
+            }
+            let capture = distant
+                .filter(|(_, between)| between.contains(mv.to()))
+                .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
+            js.push(Judged {
+                mv,
+                child,
+                capture,
+                short: None,
+                long: false,
+            });
+        }
+        Some(js)
+    }
+
+    /// The replies that can be shown counted (their own child mated within the budget), in
+    /// generation order: only they can be the main line's reply, so only they need deciding
+    /// (futile interpositions as long as the main line never do). From the table first, then,
+    /// if none, with bounded searches. A reply found mated two plies sooner is marked short.
+    fn showable(&mut self, js: &mut [Judged], b: i32, keys: &[u64]) -> Vec<usize> {
+        let mut showable: Vec<usize> = Vec::new();
+        for searching in [false, true] {
+            for (i, j) in js.iter_mut().enumerate() {
+                if j.short.is_some() || showable.contains(&i) {
+                    continue;
+                }
+                let search = searching.then(|| self.cap());
+                if let Within::Yes(l) =
+                    self.search
+                        .within(&j.child, NodeKind::Or, b - 1, keys, search)
+                {
+                    if (l as i32) <= b - 3 {
+                        // The search found it mated two plies sooner after all: a shorter
+                        // defence, never the line's (the line would then come out shorter
+                        // than its budget, against a defence that is not the longest).
+                        j.short = Some((l + 1, false));
+                    } else {
+                        showable.push(i);
+                    }
+                }
+            }
+            if !showable.is_empty() {
+                break;
+            }
+        }
+        showable.sort_unstable();
+        showable
+    }
+
+    /// With more than one showable reply: bounded searches for shortness, shortest recorded
+    /// mate first, until one is left (with a proven minimal length it is then the longest;
+    /// otherwise it is assumed to be). The short ones leave `showable`.
+    fn narrow(&mut self, js: &mut [Judged], showable: &mut Vec<usize>, b: i32, keys: &[u64]) {
+        if showable.len() <= 1 {
+            return;
+        }
+        let mut order = showable.clone();
+        order.sort_by_key(|&i| self.search.recorded_len(&js[i].child, keys));
+        for i in order {
+            let left = showable
+                .iter()
+                .filter(|&&k| js[k].short.is_none() && !js[k].long)
+                .count();
+            if left <= 1 {
+                break;
+            }
+            let cap = self.cap();
+            self.judge_reply(&mut js[i], b, keys, Some(cap));
+        }
+        showable.retain(|&i| js[i].short.is_none());
+    }
+
+    /// Walks the counted replies' lines and picks the defender's: the longest line, then the
+    /// one that leaves the attacker the fewest pieces in hand (駒余り), then the first in
+    /// generation order. Lines are compared when the length is proven minimal or few plies
+    /// are left; otherwise the longest recorded mate goes first and is kept (comparing lines
+    /// at every ply would cost too much).
+    fn walk_counted(
+        &mut self,
+        js: &[Judged],
+        counted: &[usize],
+        b: i32,
+        keys: &mut Vec<u64>,
+    ) -> Option<(usize, Sub)> {
+        let compare = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        let mut order = counted.to_vec();
+        if !compare && order.len() > 1 {
+            let mut lens: Vec<(usize, u16)> = order
+                .iter()
+                .map(|&i| (i, self.search.recorded_len(&js[i].child, keys)))
+                .collect();
+            lens.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
+            order = lens.into_iter().map(|(i, _)| i).collect();
+        }
+        let mut best: Option<(usize, Sub)> = None;
+        for &i in &order {
+            let j = &js[i];
+            keys.push(j.child.key());
+            let sub = self.walk_or(&j.child, b - 1, keys);
+            keys.pop();
+            let Some(sub) = sub else { continue };
+            let better = best.as_ref().is_none_or(|(_, s)| {
+                (sub.rev.len(), std::cmp::Reverse(sub.hand.total()))
+                    > (s.rev.len(), std::cmp::Reverse(s.hand.total()))
+            });
+            if better {
+                best = Some((i, sub));
+            }
+            if !compare || self.steps > MAX_WALK / 2 {
+                break; // not comparing, or too many ties to compare: keep what was found
+            }
+        }
+        best
+    }
+
+    /// When only futile interpositions are this long (they lure the checker to a worse
+    /// square): shows the first such interposition and its capture, which the line's length
+    /// then counts too (the line is then not exact).
+    fn walk_futile_shown(
+        &mut self,
+        pos: &Position,
+        js: &[Judged],
+        distant: Option<(Square, Bitboard)>,
+        b: i32,
+        keys: &mut Vec<u64>,
+    ) -> Option<(usize, Sub)> {
+        self.exact = false;
+        for (i, j) in js.iter().enumerate() {
+            let (Some(_), None) = (&j.capture, j.short) else {
+                continue;
+            };
+            let (checker, _) = distant.expect("an interposition");
+            let capture = futile::capture_move(pos, j.mv, checker);
+            let mut after = j.child.clone();
+            if after.check_legality(capture).is_err() {
+                continue;
+            }
+            after.play_unchecked(capture);
+            keys.push(j.child.key());
+            keys.push(after.key());
+            let sub = self.walk_and(&after, b, keys);
+            keys.pop();
+            keys.pop();
+            if let Some(mut sub) = sub {
+                sub.push(capture);
+                return Some((i, sub));
+            }
+        }
+        None
     }
 }
 
