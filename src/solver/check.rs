@@ -970,3 +970,79 @@ fn futile_in_line(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::monitor::Limits;
+    use std::time::Duration;
+
+    fn limits() -> Limits<'static> {
+        Limits {
+            nodes: None,
+            time: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            max_depth: 64,
+            progress_every: Duration::from_secs(3600),
+            progress: None,
+        }
+    }
+
+    /// From problems/flawed.sfen: the lance mates from afar at once (L*1i); the pawn dropped
+    /// between (P*1e) is captured and the lance mates again, so the intended line's ply 2 is a
+    /// futile interposition, found within a question's share.
+    #[test]
+    fn a_futile_interposition_in_an_intended_line_is_found() {
+        let pos = Position::from_sfen("8k/6G2/9/7N1/9/9/9/9/9 b L2r2b3g4s3n3l18p 1").unwrap();
+        let moves: Vec<Move> = ["L*1i", "P*1e", "1i1e"]
+            .iter()
+            .map(|m| Move::from_usi(m).unwrap())
+            .collect();
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut s = Search::new(&mut table, pos.side_to_move(), limits());
+        let found = futile_in_line(&mut s, &pos, &moves, 10_000);
+        assert_eq!(found, Some((2, moves[1], true)));
+    }
+
+    #[test]
+    fn question_names_are_distinct() {
+        let all = [
+            Question::Mate,
+            Question::MainLineShortest,
+            Question::MainLineDefences,
+            Question::NotExamined,
+            Question::ShorterMate,
+            Question::AlternativeMate,
+            Question::AlternativeAvoidingLine,
+            Question::DefenceLength,
+            Question::EqualLengthPieces,
+            Question::LongerDefence,
+            Question::FutileInterposition,
+        ];
+        let mut names: Vec<&str> = all.iter().map(|q| q.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        assert!(
+            names
+                .iter()
+                .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        );
+    }
+
+    #[test]
+    fn the_walk_holds_every_position_and_key_of_the_line() {
+        let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+        let moves = [
+            Move::from_usi("9f5b+").unwrap(),
+            Move::from_usi("4a5b").unwrap(),
+            Move::from_usi("S*4b").unwrap(),
+        ];
+        let w = Walk::new(&pos, &moves);
+        assert_eq!(w.positions.len(), 4);
+        assert_eq!(w.keys[0], pos.key());
+        assert!(w.positions[3].legal_moves().is_empty(), "the end is mate");
+        assert_eq!(w.keys[3], w.positions[3].key());
+    }
+}
