@@ -24,7 +24,7 @@ use super::futile;
 use super::line;
 use super::monitor::Limits;
 use super::outcome::{MateLine, Outcome, Progress, Stats, StopReason};
-use super::plies::NO_LIMIT;
+use super::plies::Plies;
 use super::search::{NodeKind, Search, Within};
 use super::shortest::{self, shorten};
 use super::tt::Table;
@@ -357,7 +357,7 @@ pub(crate) fn run(
     let outcome = shortest::outcome(
         &mut search,
         pos,
-        NO_LIMIT,
+        Plies::Unlimited,
         config.get_shortest_node_limit(),
         false,
         config.get_shortcuts(),
@@ -693,7 +693,7 @@ impl Checker<'_, '_> {
             }
             match self
                 .search
-                .within(&c, NodeKind::And, NO_LIMIT as i32, path, Some(self.cap))
+                .within_any(&c, NodeKind::And, path, Some(self.cap))
             {
                 Within::No => continue,
                 Within::Unknown => {
@@ -771,7 +771,7 @@ impl Checker<'_, '_> {
         );
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
-        let v = side_search.solve_until(child, NodeKind::And, depth, NO_LIMIT, self.cap);
+        let v = side_search.solve_until(child, NodeKind::And, depth, Plies::Unlimited, self.cap);
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
                 let share = self.cap / DETOUR_SHORTEN_SHARE;
@@ -781,7 +781,7 @@ impl Checker<'_, '_> {
                     child,
                     &walk.keys[..=k],
                     NodeKind::And,
-                    v.len,
+                    v.len.plies(),
                     stop_at,
                     share,
                     false,
@@ -883,7 +883,7 @@ impl Checker<'_, '_> {
         let path = &walk.keys[..=k];
         match self
             .search
-            .within(child, NodeKind::Or, NO_LIMIT as i32, path, Some(self.cap))
+            .within_any(child, NodeKind::Or, path, Some(self.cap))
         {
             Within::Yes(found) => {
                 let (len, exact) = self.shortest(child, path, found);

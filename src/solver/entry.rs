@@ -5,7 +5,7 @@ use super::check::{self, Report};
 use super::config::SolverConfig;
 use super::monitor::ProgressFn;
 use super::outcome::{Progress, Solution, StopHandle};
-use super::plies::NO_LIMIT;
+use super::plies::Plies;
 use super::search::Search;
 use super::shortest;
 use super::tt::{AllocError, Table};
@@ -138,9 +138,7 @@ impl Solver {
         let outcome = shortest::outcome(
             &mut search,
             pos,
-            config
-                .get_max_mate_length()
-                .map_or(NO_LIMIT, |p| p.min(NO_LIMIT as u32 - 1) as u16),
+            Plies::limit(config.get_max_mate_length()),
             config.get_shortest_node_limit(),
             config.get_alternatives(),
             config.get_shortcuts(),

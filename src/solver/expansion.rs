@@ -4,6 +4,7 @@
 //! the summary a node's loop needs (best child, second best, weak sum), and the df-pn+ initial
 //! numbers of a new AND node.
 
+use super::plies::Plies;
 use super::pn::{INF, PROVEN, PnDn, Value, add};
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -121,10 +122,8 @@ pub(crate) fn effective(ch: &Child, caps: &[Value]) -> (PnDn, PnDn) {
 /// How a refuted AND child was refuted: the proof hand and the plies it adds to the node's
 /// mate (one plus the child's mate when counted; the capture position's mate when futile; the
 /// shorter when both are proven).
-pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, u16) {
-    let real =
-        ch.v.is_proven()
-            .then(|| (ch.v.hand, ch.v.len.saturating_add(1)));
+pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, Plies) {
+    let real = ch.v.is_proven().then(|| (ch.v.hand, ch.v.len.inc()));
     let capture =
         ch.q.map(|i| caps[i as usize])
             .filter(|q| q.is_proven())
@@ -139,7 +138,7 @@ pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, u16) {
         }
         (Some(r), None) => r,
         (None, Some(c)) => c,
-        (None, None) => (Hand::EMPTY, 0),
+        (None, None) => (Hand::EMPTY, Plies::ZERO),
     }
 }
 
@@ -183,7 +182,7 @@ mod tests {
             pn,
             dn,
             hand: Hand::EMPTY,
-            len: 0,
+            len: Plies::ZERO,
             rep: false,
         };
         Child {
@@ -220,18 +219,18 @@ mod tests {
     #[test]
     fn an_interposition_stands_only_when_both_refutations_fail() {
         let (pn, dn) = PROVEN;
-        let caps = [Value::proven(Hand::EMPTY, 2)];
+        let caps = [Value::proven(Hand::EMPTY, Plies::new(2))];
         // Capture position proven: the interposition is refuted, whatever its own child.
         assert_eq!(effective(&child(3, 4, Some(0)), &caps), (pn, dn));
         // Capture position disproven: only its own child counts.
-        let caps = [Value::disproven(Hand::EMPTY, false, 9)];
+        let caps = [Value::disproven(Hand::EMPTY, false, Plies::new(9))];
         assert_eq!(effective(&child(3, 4, Some(0)), &caps), (3, 4));
         // Both open: an OR of the two, the smaller pn and the summed dn.
         let open = Value {
             pn: 2,
             dn: 5,
             hand: Hand::EMPTY,
-            len: 0,
+            len: Plies::ZERO,
             rep: false,
         };
         assert_eq!(effective(&child(3, 4, Some(0)), &[open]), (2, 9));
@@ -243,11 +242,15 @@ mod tests {
         // Its own child mated in 5 (6 with the interposition), its capture position in 3:
         // the capture position's length, uncounted.
         let mut ch = child(0, INF, Some(0));
-        ch.v.len = 5;
-        let caps = [Value::proven(Hand::EMPTY, 3)];
-        assert_eq!(proof_route(&ch, &caps).1, 3);
-        let caps = [Value::proven(Hand::EMPTY, 9)];
-        assert_eq!(proof_route(&ch, &caps).1, 6, "counted when shorter so");
+        ch.v.len = Plies::new(5);
+        let caps = [Value::proven(Hand::EMPTY, Plies::new(3))];
+        assert_eq!(proof_route(&ch, &caps).1, Plies::new(3));
+        let caps = [Value::proven(Hand::EMPTY, Plies::new(9))];
+        assert_eq!(
+            proof_route(&ch, &caps).1,
+            Plies::new(6),
+            "counted when shorter so"
+        );
     }
 
     #[test]

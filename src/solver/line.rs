@@ -4,7 +4,7 @@
 
 use super::futile;
 use super::outcome::{Alternative, DefenderChoice, WalkedLine};
-use super::plies::EXHAUSTIVE_PLIES;
+use super::plies::{EXHAUSTIVE_PLIES, Plies};
 use super::search::{NodeKind, Search, Within};
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
@@ -471,7 +471,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         let compare = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
         let mut order = counted.to_vec();
         if !compare && order.len() > 1 {
-            let mut lens: Vec<(usize, u16)> = order
+            let mut lens: Vec<(usize, Plies)> = order
                 .iter()
                 .map(|&i| (i, self.search.recorded_len(&js[i].child, keys)))
                 .collect();
@@ -540,7 +540,6 @@ impl<'s, 'a> LineWalk<'s, 'a> {
 mod tests {
     use super::*;
     use crate::solver::monitor::Limits;
-    use crate::solver::plies::NO_LIMIT;
     use crate::solver::tt::Table;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
@@ -566,7 +565,7 @@ mod tests {
         let mut table = Table::new(1);
         table.new_search();
         let mut search = Search::new(&mut table, pos.side_to_move(), limits());
-        let v = search.solve_node(&pos, NodeKind::Or, 0, NO_LIMIT);
+        let v = search.solve_node(&pos, NodeKind::Or, 0, Plies::Unlimited);
         assert_eq!(v.pn, 0, "a mate");
         let w = extract_line(&mut search, &pos, &[], 3, true, true, 1_000_000).expect("a line");
         assert_eq!(

@@ -1,6 +1,7 @@
 //! The current search path: the positions on it (a repetition never mates), the
 //! path-dependent disproofs that rest on a repetition, and the checker's exclusions.
 
+use super::plies::Plies;
 use crate::hand::Hand;
 use ahash::{AHashMap, AHashSet};
 
@@ -37,7 +38,7 @@ pub(crate) struct Path {
     hash: u64,
     /// Disproofs that rest on a repetition, keyed by position and path: (disproof hand,
     /// plies the disproof holds for).
-    reps: AHashMap<u64, (Hand, u16)>,
+    reps: AHashMap<u64, (Hand, Plies)>,
     /// Positions (full keys) treated as not mated when reached later than at the ply they
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
@@ -102,7 +103,7 @@ impl Path {
 
     /// Records a disproof of the current node (full key `full`, on the path) that rests on a
     /// repetition: valid for this node on this path only.
-    pub fn record_repetition(&mut self, full: u64, hand: Hand, holds: u16) {
+    pub fn record_repetition(&mut self, full: u64, hand: Hand, holds: Plies) {
         if self.reps.len() >= self.reps_max {
             self.reps.clear();
         }
@@ -114,7 +115,7 @@ impl Path {
     /// A repetition-based disproof recorded for the child with full key `full` of the
     /// current node: (disproof hand, plies it holds for).
     #[inline]
-    pub fn repetition(&self, full: u64) -> Option<(Hand, u16)> {
+    pub fn repetition(&self, full: u64) -> Option<(Hand, Plies)> {
         if self.reps.is_empty() {
             return None;
         }
@@ -149,10 +150,10 @@ mod tests {
         let (root, child) = (10u64, 20u64);
         p.enter(root);
         p.enter(child);
-        p.record_repetition(child, Hand::EMPTY, 7);
+        p.record_repetition(child, Hand::EMPTY, Plies::new(7));
         p.leave(child);
         // Looked up from the parent, on the same path: found.
-        assert_eq!(p.repetition(child), Some((Hand::EMPTY, 7)));
+        assert_eq!(p.repetition(child), Some((Hand::EMPTY, Plies::new(7))));
         // On another path to the same parent: not found.
         p.leave(root);
         p.set(&[99, root]);

@@ -1,6 +1,5 @@
-//! Lengths and budgets in plies (手数): a mate length, the most plies a search may still use,
-//! the plies a disproof holds for. One value, [`NO_LIMIT`], stands for "no limit" (any
-//! length, or no mate at all); [`dec`] and [`inc`] keep it as it is.
+//! Lengths and budgets in plies (手数): [`Plies`], a mate length, the most plies a search may
+//! still use, or the plies a disproof holds for, with "no limit" as a case of its own.
 
 /// Mates up to this many plies, and the last this many plies of any line, are handled
 /// exhaustively: the shortest length is searched from the bottom up (1, 3, 5, ... plies, each
@@ -9,26 +8,81 @@
 /// than the rest of the solve.
 pub(crate) const EXHAUSTIVE_PLIES: u16 = 41;
 
-/// A budget or disproof depth without limit: the whole search, or no mate at all.
-pub(crate) const NO_LIMIT: u16 = u16::MAX;
-
-/// One ply less of budget (an unlimited budget stays unlimited).
-#[inline]
-pub(crate) fn dec(budget: u16) -> u16 {
-    if budget == NO_LIMIT {
-        NO_LIMIT
-    } else {
-        budget.saturating_sub(1)
-    }
+/// A number of plies (手数), or no limit: a search's budget (the most plies the mate may still
+/// take), a proof's mate length (always finite), or the plies a disproof holds for. "No
+/// limit" is a case of the type, not a number: an unlimited budget asks for a mate of any
+/// length, an unlimited disproof says there is no mate at all. Ordered as the numbers, with
+/// no limit above all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Plies {
+    /// At most this many plies.
+    Within(u16),
+    /// No limit.
+    Unlimited,
 }
 
-/// One ply more of disproof depth (unlimited stays unlimited).
-#[inline]
-pub(crate) fn inc(depth: u16) -> u16 {
-    if depth == NO_LIMIT {
-        NO_LIMIT
-    } else {
-        depth.saturating_add(1).min(NO_LIMIT - 1)
+/// The largest finite number of plies; counts saturate here rather than become unlimited.
+const MAX_FINITE: u16 = u16::MAX - 1;
+
+impl Plies {
+    /// No plies at all.
+    pub const ZERO: Plies = Plies::Within(0);
+
+    /// A finite number of plies (saturating below the unlimited case).
+    #[inline]
+    pub fn new(n: u16) -> Plies {
+        Plies::Within(n.min(MAX_FINITE))
+    }
+
+    /// `n` plies, or no limit when `n` is `None`.
+    pub fn limit(n: Option<u32>) -> Plies {
+        n.map_or(Plies::Unlimited, |p| {
+            Plies::new(p.min(MAX_FINITE as u32) as u16)
+        })
+    }
+
+    /// One ply less (an unlimited budget stays unlimited; zero stays zero).
+    #[inline]
+    pub fn dec(self) -> Plies {
+        match self {
+            Plies::Within(n) => Plies::Within(n.saturating_sub(1)),
+            Plies::Unlimited => Plies::Unlimited,
+        }
+    }
+
+    /// One ply more (unlimited stays unlimited; a finite count never becomes unlimited).
+    #[inline]
+    pub fn inc(self) -> Plies {
+        match self {
+            Plies::Within(n) => Plies::new(n.saturating_add(1)),
+            Plies::Unlimited => Plies::Unlimited,
+        }
+    }
+
+    /// The finite count; no limit reads as the largest count (for mate lengths, which are
+    /// always finite, and for lengths compared as numbers).
+    #[inline]
+    pub fn plies(self) -> u16 {
+        match self {
+            Plies::Within(n) => n,
+            Plies::Unlimited => u16::MAX,
+        }
+    }
+
+    /// The 16 bits the transposition table stores (no limit as `u16::MAX`).
+    #[inline]
+    pub fn to_raw(self) -> u16 {
+        self.plies()
+    }
+
+    /// Back from the table's 16 bits.
+    #[inline]
+    pub fn from_raw(raw: u16) -> Plies {
+        if raw == u16::MAX {
+            Plies::Unlimited
+        } else {
+            Plies::Within(raw)
+        }
     }
 }
 
@@ -38,19 +92,35 @@ mod tests {
 
     #[test]
     fn no_limit_stays_no_limit() {
-        assert_eq!(dec(NO_LIMIT), NO_LIMIT);
-        assert_eq!(inc(NO_LIMIT), NO_LIMIT);
+        assert_eq!(Plies::Unlimited.dec(), Plies::Unlimited);
+        assert_eq!(Plies::Unlimited.inc(), Plies::Unlimited);
+        assert_eq!(Plies::limit(None), Plies::Unlimited);
     }
 
     #[test]
     fn finite_lengths_step_by_one_and_saturate() {
-        assert_eq!(dec(7), 6);
-        assert_eq!(dec(0), 0);
-        assert_eq!(inc(6), 7);
+        assert_eq!(Plies::new(7).dec(), Plies::new(6));
+        assert_eq!(Plies::ZERO.dec(), Plies::ZERO);
+        assert_eq!(Plies::new(6).inc(), Plies::new(7));
         assert_eq!(
-            inc(NO_LIMIT - 1),
-            NO_LIMIT - 1,
-            "a finite depth never becomes no limit"
+            Plies::new(u16::MAX).inc(),
+            Plies::new(MAX_FINITE),
+            "never unlimited"
         );
+        assert_eq!(Plies::limit(Some(1_000_000)), Plies::new(MAX_FINITE));
+    }
+
+    #[test]
+    fn ordered_as_numbers_with_no_limit_above() {
+        assert!(Plies::new(3) < Plies::new(5));
+        assert!(Plies::new(MAX_FINITE) < Plies::Unlimited);
+        for p in [
+            Plies::ZERO,
+            Plies::new(41),
+            Plies::new(MAX_FINITE),
+            Plies::Unlimited,
+        ] {
+            assert_eq!(Plies::from_raw(p.to_raw()), p);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Proof and disproof numbers with saturating arithmetic, and a node's value (its numbers,
 //! proof or disproof hand, mate length or disproof depth).
 
+use super::plies::Plies;
 use crate::hand::Hand;
 
 /// A proof or disproof number. [`INF`] marks a solved node (pn = 0 and dn = INF for a proof,
@@ -55,14 +56,14 @@ pub(crate) struct Value {
     /// Proof hand if proven, disproof hand if disproven, else the hand searched.
     pub hand: Hand,
     /// Mate length (plies) below a proven node; for a disproven node, the number of plies
-    /// within which there is no mate ([`NO_LIMIT`]: none at all).
-    pub len: u16,
+    /// within which there is no mate (no limit: none at all).
+    pub len: Plies,
     /// The disproof rests on a repetition on the current path: valid on this path only.
     pub rep: bool,
 }
 
 impl Value {
-    pub fn proven(hand: Hand, len: u16) -> Value {
+    pub fn proven(hand: Hand, len: Plies) -> Value {
         let (pn, dn) = PROVEN;
         Value {
             pn,
@@ -72,7 +73,7 @@ impl Value {
             rep: false,
         }
     }
-    pub fn disproven(hand: Hand, rep: bool, depth: u16) -> Value {
+    pub fn disproven(hand: Hand, rep: bool, depth: Plies) -> Value {
         let (pn, dn) = DISPROVEN;
         Value {
             pn,

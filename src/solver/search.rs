@@ -12,7 +12,7 @@ use super::hands;
 use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
 use super::path::Path;
-use super::plies::{NO_LIMIT, dec, inc};
+use super::plies::Plies;
 use super::pn::Value;
 use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
 use super::tt::Table;
@@ -42,7 +42,7 @@ struct AndNode<'p> {
     distant: Option<(Square, Bitboard)>,
     defender_hand: Hand,
     /// The node's budget (its children have one ply less; capture positions the same).
-    budget: u16,
+    budget: Plies,
     depth: u32,
 }
 
@@ -133,7 +133,7 @@ impl<'a> Search<'a> {
     /// The value of `child`, a position one move below the current node, for a search with
     /// `budget` plies left there, as far as known without searching it. Also says whether
     /// anything was known (a new node is not).
-    pub(crate) fn lookup(&self, child: &Position, budget: u16) -> (Value, bool) {
+    pub(crate) fn lookup(&self, child: &Position, budget: Plies) -> (Value, bool) {
         self.lookup_keys(
             child.key(),
             child.board_key(),
@@ -146,7 +146,7 @@ impl<'a> Search<'a> {
     /// The value of the child of `pos` reached by `mv` (at ply `ply`), without making the
     /// move.
     #[inline]
-    fn lookup_move(&self, pos: &Position, mv: Move, budget: u16, ply: u32) -> (Value, bool) {
+    fn lookup_move(&self, pos: &Position, mv: Move, budget: Plies, ply: u32) -> (Value, bool) {
         let (board, hands, hand) = pos.keys_after(mv, self.attacker);
         self.lookup_keys(board ^ hands, board, hand, budget, ply)
     }
@@ -156,11 +156,11 @@ impl<'a> Search<'a> {
         full: u64,
         board: u64,
         hand: Hand,
-        budget: u16,
+        budget: Plies,
         ply: u32,
     ) -> (Value, bool) {
         if self.path.contains(full) || self.path.is_excluded(full, ply) {
-            return (Value::disproven(hand, true, NO_LIMIT), true);
+            return (Value::disproven(hand, true, Plies::Unlimited), true);
         }
         if let Some((dh, d)) = self.path.repetition(full) {
             if d >= budget {
@@ -179,14 +179,14 @@ impl<'a> Search<'a> {
     }
 
     /// Searches an OR node (attacker to move) until its pn or dn reaches its threshold.
-    /// `budget` is the most plies the mate may take from here ([`NO_LIMIT`]: any).
+    /// `budget` is the most plies the mate may take from here ([`Plies::Unlimited`]: any).
     pub fn or_node(
         &mut self,
         pos: &Position,
         th_pn: PnDn,
         th_dn: PnDn,
         depth: u32,
-        budget: u16,
+        budget: Plies,
     ) -> Value {
         self.count_node();
         let hand = pos.hand(self.attacker);
@@ -194,18 +194,22 @@ impl<'a> Search<'a> {
         let moves = pos.check_moves();
         if moves.is_empty() {
             // No check: disproven at once (0-ply no-mate).
-            let v = Value::disproven(hands::disproof_without_checks(hand), false, NO_LIMIT);
+            let v = Value::disproven(
+                hands::disproof_without_checks(hand),
+                false,
+                Plies::Unlimited,
+            );
             self.record(pos, v, None, 1);
             return v;
         }
-        if budget == 0 {
-            return Value::disproven(Hand::FULL, false, 0);
+        if budget == Plies::ZERO {
+            return Value::disproven(Hand::FULL, false, Plies::ZERO);
         }
         if depth >= self.monitor.max_depth() {
             self.monitor.depth_limited = true;
-            return Value::disproven(hand, true, NO_LIMIT);
+            return Value::disproven(hand, true, Plies::Unlimited);
         }
-        let child_budget = dec(budget);
+        let child_budget = budget.dec();
         let full = pos.key();
         self.path.enter(full);
         let mut children = Children::new();
@@ -223,7 +227,7 @@ impl<'a> Search<'a> {
                 if n == 0 {
                     let ph = hands::interposition_guard(&c, self.attacker);
                     let ph = hands::proof_before_attack(pos, mv, ph);
-                    let v = Value::proven(ph, 1);
+                    let v = Value::proven(ph, Plies::new(1));
                     self.record(pos, v, Some(mv), 1);
                     self.path.leave(full);
                     return v;
@@ -235,7 +239,7 @@ impl<'a> Search<'a> {
                 // Proven through the table (superiority): the first such child is taken, not
                 // the shortest (benches/README.md has the trial).
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
-                let v = Value::proven(ph, v.len.saturating_add(1));
+                let v = Value::proven(ph, v.len.inc());
                 self.record(pos, v, Some(mv), 1);
                 self.path.leave(full);
                 return v;
@@ -270,18 +274,18 @@ impl<'a> Search<'a> {
                     .min_by_key(|c| c.v.len)
                     .expect("a proven child");
                 let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
-                let v = Value::proven(ph, ch.v.len.saturating_add(1));
+                let v = Value::proven(ph, ch.v.len.inc());
                 self.record(pos, v, Some(ch.mv), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             if dn == 0 {
                 let mut dh = Hand::FULL;
                 let mut rep = false;
-                let mut holds = NO_LIMIT;
+                let mut holds = Plies::Unlimited;
                 for ch in &children {
                     dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
                     rep |= ch.v.rep;
-                    holds = holds.min(inc(ch.v.len));
+                    holds = holds.min(ch.v.len.inc());
                 }
                 let dh = if rep {
                     hand
@@ -297,7 +301,7 @@ impl<'a> Search<'a> {
                     pn,
                     dn,
                     hand,
-                    len: 0,
+                    len: Plies::ZERO,
                     rep: false,
                 };
                 let bm = children[best].mv;
@@ -317,7 +321,7 @@ impl<'a> Search<'a> {
     }
 
     /// Searches an AND node (defender to move, in check). `budget` is the most plies the
-    /// mate may take from here ([`NO_LIMIT`]: any). Interpositions against a distant check
+    /// mate may take from here ([`Plies::Unlimited`]: any). Interpositions against a distant check
     /// are refuted either by their own child (counted) or by their capture position (the
     /// futile-interposition rule: not counted, see `futile.rs`).
     pub fn and_node(
@@ -326,20 +330,20 @@ impl<'a> Search<'a> {
         th_pn: PnDn,
         th_dn: PnDn,
         depth: u32,
-        budget: u16,
+        budget: Plies,
     ) -> Value {
         self.count_node();
         let hand = pos.hand(self.attacker);
         let start_nodes = self.monitor.nodes;
         let evasions = pos.evasions();
         if evasions.is_empty() {
-            return Value::proven(hands::interposition_guard(pos, self.attacker), 0);
+            return Value::proven(hands::interposition_guard(pos, self.attacker), Plies::ZERO);
         }
         if depth >= self.monitor.max_depth() {
             self.monitor.depth_limited = true;
-            return Value::disproven(hand, true, NO_LIMIT);
+            return Value::disproven(hand, true, Plies::Unlimited);
         }
-        if budget <= 1 {
+        if budget <= Plies::new(1) {
             return self.and_node_shallow(pos, &evasions, budget, depth);
         }
         let node = AndNode {
@@ -378,7 +382,7 @@ impl<'a> Search<'a> {
             }
             if pn == 0 {
                 let mut ph = hands::interposition_guard(pos, self.attacker);
-                let mut len = 0;
+                let mut len = Plies::ZERO;
                 let mut longest = exp.children[0].mv;
                 for ch in &exp.children {
                     let (h, l) = proof_route(ch, &exp.caps);
@@ -397,7 +401,7 @@ impl<'a> Search<'a> {
                     pn,
                     dn,
                     hand,
-                    len: 0,
+                    len: Plies::ZERO,
                     rep: false,
                 };
                 let bm = exp.children[best].mv;
@@ -467,7 +471,7 @@ impl<'a> Search<'a> {
                 if exp.caps[qi as usize].is_proven() {
                     // Every drop on this square is futile: one child stands for them all.
                     let (v, _) =
-                        self.lookup_move(node.pos, first, dec(node.budget), node.depth + 1);
+                        self.lookup_move(node.pos, first, node.budget.dec(), node.depth + 1);
                     exp.children.push(Child {
                         mv: first,
                         v,
@@ -497,7 +501,7 @@ impl<'a> Search<'a> {
         let (checker, _) = node.distant.expect("an interposition has a distant check");
         let nv = match futile::capture_position(node.pos, mv, checker) {
             Some(qpos) => self.and_node(&qpos, tpn, tdn, node.depth + 2, node.budget),
-            None => Value::disproven(node.pos.hand(self.attacker), false, NO_LIMIT),
+            None => Value::disproven(node.pos.hand(self.attacker), false, Plies::Unlimited),
         };
         exp.caps[qi] = nv;
         if nv.is_proven() && mv.is_drop() {
@@ -519,7 +523,7 @@ impl<'a> Search<'a> {
         let (mv, q) = (ch.mv, ch.q);
         let mut c = node.pos.clone();
         c.play_unchecked(mv);
-        let v = self.or_node(&c, tpn, tdn, node.depth + 1, dec(node.budget));
+        let v = self.or_node(&c, tpn, tdn, node.depth + 1, node.budget.dec());
         exp.children[best].v = v;
         let capture_proven = q.is_some_and(|i| exp.caps[i as usize].is_proven());
         if v.is_proven() && mv.is_drop() && !capture_proven {
@@ -540,7 +544,7 @@ impl<'a> Search<'a> {
         &mut self,
         pos: &Position,
         evasions: &[Move],
-        budget: u16,
+        budget: Plies,
         depth: u32,
     ) -> Value {
         let hand = pos.hand(self.attacker);
@@ -565,7 +569,7 @@ impl<'a> Search<'a> {
             }
             let replies = q.evasions();
             let v = if replies.is_empty() {
-                Value::proven(hands::interposition_guard(&q, self.attacker), 0)
+                Value::proven(hands::interposition_guard(&q, self.attacker), Plies::ZERO)
             } else {
                 self.and_node_shallow(&q, &replies, budget, depth + 2)
             };
@@ -577,7 +581,7 @@ impl<'a> Search<'a> {
                 done.push(mv.to());
             }
         }
-        Value::proven(ph.min(hand), 0)
+        Value::proven(ph.min(hand), Plies::ZERO)
     }
 
     /// Adds the capture position of `mv` to `exp.caps` when `mv` is an interposition, with its
@@ -606,7 +610,7 @@ impl<'a> Search<'a> {
         let hand = pos.hand(self.attacker);
         let mut rep = ch.v.rep;
         let mut dh = ch.v.hand;
-        let mut holds = inc(ch.v.len);
+        let mut holds = ch.v.len.inc();
         if let Some(i) = ch.q {
             let q = caps[i as usize];
             rep |= q.rep;
@@ -630,7 +634,7 @@ impl<'a> Search<'a> {
         q: Option<u8>,
         exp: &mut Expansion,
     ) -> Option<Value> {
-        let (v, _) = self.lookup_move(node.pos, mv, dec(node.budget), node.depth + 1);
+        let (v, _) = self.lookup_move(node.pos, mv, node.budget.dec(), node.depth + 1);
         let ch = Child { mv, v, q };
         if effective(&ch, &exp.caps).1 == 0 {
             let nv = self.refuted_by(node.pos, &ch, &exp.caps);
@@ -680,7 +684,7 @@ impl<'a> Search<'a> {
         pos: &Position,
         kind: NodeKind,
         depth: u32,
-        budget: u16,
+        budget: Plies,
         until: u64,
     ) -> Option<Value> {
         self.monitor.set_cap(until);
@@ -691,7 +695,13 @@ impl<'a> Search<'a> {
 
     /// Solves `pos` (an OR node when `or`, else an AND node) as far as the limits allow,
     /// looking for a mate within `budget` plies.
-    pub fn solve_node(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: u16) -> Value {
+    pub fn solve_node(
+        &mut self,
+        pos: &Position,
+        kind: NodeKind,
+        depth: u32,
+        budget: Plies,
+    ) -> Value {
         loop {
             let v = if kind == NodeKind::Or {
                 self.or_node(pos, INF_1, INF_1, depth, budget)
@@ -709,7 +719,7 @@ impl<'a> Search<'a> {
     }
     /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
     /// from the table, then, given a `search` cap, by a bounded search of at most that many
-    /// nodes. A budget of [`NO_LIMIT`] or more asks for a mate of any length.
+    /// nodes. A budget of [`Plies::Unlimited`] or more asks for a mate of any length.
     pub(crate) fn within(
         &mut self,
         pos: &Position,
@@ -718,14 +728,35 @@ impl<'a> Search<'a> {
         keys: &[u64],
         search: Option<u64>,
     ) -> Within {
-        if budget < 0 || (kind == NodeKind::Or && budget < 1) || keys.contains(&pos.key()) {
+        if budget < 0 || (kind == NodeKind::Or && budget < 1) {
             return Within::No;
         }
-        let b = if budget >= NO_LIMIT as i32 {
-            NO_LIMIT
-        } else {
-            budget as u16
-        };
+        let b = Plies::new(budget.min(u16::MAX as i32) as u16);
+        self.within_plies(pos, kind, b, keys, search)
+    }
+
+    /// [`Search::within`] for a mate of any length.
+    pub(crate) fn within_any(
+        &mut self,
+        pos: &Position,
+        kind: NodeKind,
+        keys: &[u64],
+        search: Option<u64>,
+    ) -> Within {
+        self.within_plies(pos, kind, Plies::Unlimited, keys, search)
+    }
+
+    fn within_plies(
+        &mut self,
+        pos: &Position,
+        kind: NodeKind,
+        b: Plies,
+        keys: &[u64],
+        search: Option<u64>,
+    ) -> Within {
+        if keys.contains(&pos.key()) {
+            return Within::No;
+        }
         self.set_path(keys);
         let (v, _) = self.lookup(pos, b);
         if let Some(w) = judged(&v) {
@@ -743,11 +774,11 @@ impl<'a> Search<'a> {
     }
 
     /// The shortest mate the table records for `pos` (either kind of node) on the path `keys`,
-    /// whatever the budget, or `u16::MAX` if none.
-    pub(crate) fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> u16 {
+    /// whatever the budget; no limit if none (so that it orders after every known mate).
+    pub(crate) fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> Plies {
         self.set_path(keys);
-        let (v, _) = self.lookup(pos, NO_LIMIT);
-        if v.pn == 0 { v.len } else { u16::MAX }
+        let (v, _) = self.lookup(pos, Plies::Unlimited);
+        if v.pn == 0 { v.len } else { Plies::Unlimited }
     }
 
     /// The counters of this search so far.
@@ -764,7 +795,7 @@ impl<'a> Search<'a> {
 /// A decided value, if it is one.
 pub(crate) fn judged(v: &Value) -> Option<Within> {
     if v.pn == 0 {
-        Some(Within::Yes(v.len))
+        Some(Within::Yes(v.len.plies()))
     } else if v.dn == 0 {
         Some(Within::No)
     } else {

@@ -5,7 +5,7 @@
 use super::config::SolverConfig;
 use super::line;
 use super::outcome::{MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
-use super::plies::EXHAUSTIVE_PLIES;
+use super::plies::{EXHAUSTIVE_PLIES, Plies};
 use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
 use crate::moves::Move;
@@ -36,7 +36,7 @@ const CONFIRM_NODES: u64 = 5_000;
 pub(crate) fn outcome(
     search: &mut Search<'_>,
     pos: &Position,
-    max_length: u16,
+    max_length: Plies,
     shortest_nodes: Option<u64>,
     alternatives: bool,
     shortcuts: bool,
@@ -45,7 +45,14 @@ pub(crate) fn outcome(
     if let Some(reason) = search.aborted() {
         Outcome::Unknown(reason)
     } else if v.pn == 0 {
-        main_line(search, pos, v.len, shortest_nodes, alternatives, shortcuts)
+        main_line(
+            search,
+            pos,
+            v.len.plies(),
+            shortest_nodes,
+            alternatives,
+            shortcuts,
+        )
     } else if search.depth_limited() {
         Outcome::Unknown(StopReason::DepthLimit)
     } else {
@@ -187,14 +194,14 @@ pub(crate) fn shorten(
         while b < len {
             let cap = until(search);
             search.set_path(path);
-            let Some(v) = search.solve_until(pos, kind, depth, b, cap) else {
+            let Some(v) = search.solve_until(pos, kind, depth, Plies::new(b), cap) else {
                 break;
             };
             if search.aborted().is_some() || search.depth_limited() {
                 break;
             }
             if v.pn == 0 {
-                len = v.len.min(b);
+                len = v.len.plies().min(b);
                 break;
             }
             b += 2;
@@ -209,7 +216,7 @@ pub(crate) fn shorten(
         }
         let cap = until(search);
         search.set_path(path);
-        let Some(v) = search.solve_until(pos, kind, depth, len - 2, cap) else {
+        let Some(v) = search.solve_until(pos, kind, depth, Plies::new(len - 2), cap) else {
             if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
                 break;
             }
@@ -238,7 +245,7 @@ pub(crate) fn shorten(
             break;
         }
         if v.pn == 0 {
-            len = v.len.min(len - 2);
+            len = v.len.plies().min(len - 2);
         } else if v.dn == 0 {
             minimal = !search.depth_limited();
             break;
@@ -312,8 +319,8 @@ pub(crate) fn tighten_line(
             // At a defender node another reply is longer than the line's; at either kind
             // the bounded search may have run out: the proof the table holds.
             _ => match search.recorded_len(pos, before) {
-                u16::MAX => return None,
-                len => len as i32,
+                Plies::Unlimited => return None,
+                Plies::Within(len) => len as i32,
             },
         };
     }

@@ -11,6 +11,7 @@
 //! when a cluster is full the entry with the least search work behind it is replaced, solved
 //! entries last.
 
+use super::plies::Plies;
 use super::pn::PnDn;
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -89,7 +90,8 @@ pub(crate) struct Probe {
     pub dn: PnDn,
     /// Proof hand (proven), disproof hand (disproven), or the hand looked up.
     pub hand: Hand,
-    pub len: u16,
+    /// Mate length (proven), plies the disproof holds for (disproven), else zero.
+    pub len: Plies,
     pub best: Option<Move>,
     /// Whether any entry was found.
     pub found: bool,
@@ -156,9 +158,12 @@ impl Table {
     }
 
     /// Looks up the board `key` with the attacker's `hand`, for a search that allows at most
-    /// `budget` more plies ([`NO_LIMIT`] for none): a proof applies if it is no longer than
-    /// that, a disproof if it holds for at least that many plies.
-    pub fn probe(&self, key: u64, hand: Hand, budget: u16) -> Probe {
+    /// `budget` more plies: a proof applies if it is no longer than that, a disproof if it
+    /// holds for at least that many plies.
+    pub fn probe(&self, key: u64, hand: Hand, budget: Plies) -> Probe {
+        // Entries hold lengths as 16 bits with no limit as the largest, so comparing the raw
+        // numbers orders them as `Plies` does.
+        let budget = budget.to_raw();
         let base = self.base(key);
         let keys = &self.keys[base..base + WAYS];
         let mut exact: Option<&Entry> = None;
@@ -206,7 +211,7 @@ impl Table {
                 pn: 1,
                 dn: 1,
                 hand,
-                len: 0,
+                len: Plies::ZERO,
                 best: to_probe(e, hand).best,
                 found: true,
             };
@@ -215,7 +220,7 @@ impl Table {
             pn: 1,
             dn: 1,
             hand,
-            len: 0,
+            len: Plies::ZERO,
             best: None,
             found: false,
         }
@@ -223,7 +228,7 @@ impl Table {
 
     /// Stores a result. `hand` is the proof hand for a proof, the disproof hand for a
     /// disproof, otherwise the hand searched; `len` is the mate length of a proof and the
-    /// number of plies a disproof holds for ([`NO_LIMIT`]: no mate at all).
+    /// number of plies a disproof holds for (no limit: no mate at all).
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
@@ -231,10 +236,11 @@ impl Table {
         hand: Hand,
         pn: PnDn,
         dn: PnDn,
-        len: u16,
+        len: Plies,
         best: Option<Move>,
         work: u64,
     ) {
+        let len = len.to_raw();
         let generation = self.generation;
         let base = self.base(key);
         let new: Entry = [
@@ -328,7 +334,7 @@ fn to_probe(e: &Entry, hand: Hand) -> Probe {
         pn: e[PN],
         dn: e[DN],
         hand,
-        len: len_of(e),
+        len: Plies::from_raw(len_of(e)),
         best: Move::from_raw((e[LEN_BEST] >> 16) as u16),
         found: true,
     }
@@ -337,7 +343,10 @@ fn to_probe(e: &Entry, hand: Hand) -> Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::plies::NO_LIMIT;
+    use crate::solver::plies::Plies;
+    fn plies(n: u16) -> Plies {
+        Plies::new(n)
+    }
     use crate::solver::pn::{DISPROVEN, PROVEN};
     use crate::types::PieceKind;
 
@@ -354,27 +363,30 @@ mod tests {
         let mut t = Table::new(1);
         t.new_search();
         let (pn, dn) = PROVEN;
-        t.store(42, hand(1, 0), pn, dn, 7, None, 10);
-        assert_eq!(t.probe(42, hand(1, 0), NO_LIMIT).pn, 0);
+        t.store(42, hand(1, 0), pn, dn, plies(7), None, 10);
+        assert_eq!(t.probe(42, hand(1, 0), Plies::Unlimited).pn, 0);
         assert_eq!(
-            t.probe(42, hand(2, 1), NO_LIMIT).pn,
+            t.probe(42, hand(2, 1), Plies::Unlimited).pn,
             0,
             "more pieces: still proven"
         );
         assert!(
-            !t.probe(42, hand(0, 1), NO_LIMIT).found,
+            !t.probe(42, hand(0, 1), Plies::Unlimited).found,
             "fewer pawns: unknown"
         );
-        assert_eq!(t.probe(42, hand(2, 1), NO_LIMIT).len, 7);
+        assert_eq!(t.probe(42, hand(2, 1), Plies::Unlimited).len, plies(7));
         let (pn, dn) = DISPROVEN;
-        t.store(43, hand(1, 1), pn, dn, NO_LIMIT, None, 10);
+        t.store(43, hand(1, 1), pn, dn, Plies::Unlimited, None, 10);
         assert_eq!(
-            t.probe(43, hand(0, 1), NO_LIMIT).dn,
+            t.probe(43, hand(0, 1), Plies::Unlimited).dn,
             0,
             "fewer pieces: still disproven"
         );
-        assert!(!t.probe(43, hand(2, 1), NO_LIMIT).found);
-        assert!(!t.probe(44, hand(0, 0), NO_LIMIT).found, "other key");
+        assert!(!t.probe(43, hand(2, 1), Plies::Unlimited).found);
+        assert!(
+            !t.probe(44, hand(0, 0), Plies::Unlimited).found,
+            "other key"
+        );
     }
 
     #[test]
@@ -383,41 +395,48 @@ mod tests {
         t.new_search();
         let mv = Move::from_usi("G*5b").unwrap();
         let (pn, dn) = PROVEN;
-        t.store(42, hand(1, 0), pn, dn, 9, Some(mv), 10);
-        assert_eq!(t.probe(42, hand(1, 0), 9).pn, 0, "a mate in 9 is within 9");
-        let p = t.probe(42, hand(1, 0), 7);
+        t.store(42, hand(1, 0), pn, dn, plies(9), Some(mv), 10);
+        assert_eq!(
+            t.probe(42, hand(1, 0), plies(9)).pn,
+            0,
+            "a mate in 9 is within 9"
+        );
+        let p = t.probe(42, hand(1, 0), plies(7));
         assert!(p.pn != 0 && p.found, "too long for 7, but known");
         assert_eq!(p.best, Some(mv), "with its move");
         // A shorter proof with the same hand replaces the longer one.
-        t.store(42, hand(1, 0), pn, dn, 5, Some(mv), 10);
-        assert_eq!(t.probe(42, hand(1, 0), 7).len, 5);
+        t.store(42, hand(1, 0), pn, dn, plies(5), Some(mv), 10);
+        assert_eq!(t.probe(42, hand(1, 0), plies(7)).len, plies(5));
         // A disproof holds for the plies it was searched with, and fewer.
         let (pn, dn) = DISPROVEN;
-        t.store(43, hand(1, 1), pn, dn, 11, None, 10);
-        assert_eq!(t.probe(43, hand(1, 1), 11).dn, 0);
+        t.store(43, hand(1, 1), pn, dn, plies(11), None, 10);
+        assert_eq!(t.probe(43, hand(1, 1), plies(11)).dn, 0);
         assert_eq!(
-            t.probe(43, hand(0, 1), 3).dn,
+            t.probe(43, hand(0, 1), plies(3)).dn,
             0,
             "fewer plies, fewer pieces"
         );
-        assert!(!t.probe(43, hand(1, 1), 13).found, "not for more plies");
-        assert!(!t.probe(43, hand(1, 1), NO_LIMIT).found);
+        assert!(
+            !t.probe(43, hand(1, 1), plies(13)).found,
+            "not for more plies"
+        );
+        assert!(!t.probe(43, hand(1, 1), Plies::Unlimited).found);
         // A deeper disproof replaces it; a proof of the same hand lives beside it.
-        t.store(43, hand(1, 1), pn, dn, 15, None, 10);
-        assert_eq!(t.probe(43, hand(1, 1), 13).dn, 0);
+        t.store(43, hand(1, 1), pn, dn, plies(15), None, 10);
+        assert_eq!(t.probe(43, hand(1, 1), plies(13)).dn, 0);
         let (pn, dn) = PROVEN;
-        t.store(43, hand(1, 1), pn, dn, 17, None, 10);
-        assert_eq!(t.probe(43, hand(1, 1), 15).dn, 0);
-        assert_eq!(t.probe(43, hand(1, 1), 17).pn, 0);
+        t.store(43, hand(1, 1), pn, dn, plies(17), None, 10);
+        assert_eq!(t.probe(43, hand(1, 1), plies(15)).dn, 0);
+        assert_eq!(t.probe(43, hand(1, 1), plies(17)).pn, 0);
     }
 
     #[test]
     fn new_search_forgets() {
         let mut t = Table::new(1);
-        t.store(42, hand(0, 0), 3, 4, 0, None, 1);
-        assert!(t.probe(42, hand(0, 0), NO_LIMIT).found);
+        t.store(42, hand(0, 0), 3, 4, plies(0), None, 1);
+        assert!(t.probe(42, hand(0, 0), Plies::Unlimited).found);
         t.new_search();
-        assert!(!t.probe(42, hand(0, 0), NO_LIMIT).found);
+        assert!(!t.probe(42, hand(0, 0), Plies::Unlimited).found);
     }
 
     #[test]
@@ -431,7 +450,7 @@ mod tests {
                 hand(0, 0),
                 2,
                 2,
-                0,
+                plies(0),
                 None,
                 k,
             );
