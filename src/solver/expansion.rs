@@ -144,12 +144,8 @@ pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, Plies) {
 
 /// The df-pn+ initial proof number of a new AND node: its replies weighted by kind (board
 /// replies count more than drops, and the drops on one square count once, as they are expanded
-/// one kind at a time).
-///
-/// Weights tried (king move / other board reply / drop square), with the nodes for 寿 + ACTの夢 +
-/// Astral Traveler and the most any short suite problem needed: 1/1/1: 5.97 M, 1.8 k;
-/// 3/2/1: 4.01 M, 8.9 k; 6/2/1: 3.03 M, 50 k; 4/4/1: 3.02 M, 17 k; 5/5/1: 2.58 M, 20 k. But
-/// 5/5/1 takes Microcosmos from 24 M to 43 M nodes and 橋本587 from 8 M to 23 M: 3/2/1 is kept.
+/// one kind at a time): 3 a king move, 2 another board reply, 1 a drop square. The weights
+/// tried and what they cost are in benches/README.md ("Tuning trials").
 pub(crate) fn initial_and_pn(pos: &Position) -> PnDn {
     let ev = pos.evasions();
     let king = pos.king_square(pos.side_to_move());
