@@ -974,19 +974,6 @@ fn futile_in_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::monitor::Limits;
-    use std::time::Duration;
-
-    fn limits() -> Limits<'static> {
-        Limits {
-            nodes: None,
-            time: None,
-            stop: Arc::new(AtomicBool::new(false)),
-            max_depth: 64,
-            progress_every: Duration::from_secs(3600),
-            progress: None,
-        }
-    }
 
     /// From problems/flawed.sfen: the lance mates from afar at once (L*1i); the pawn dropped
     /// between (P*1e) is captured and the lance mates again, so the intended line's ply 2 is a
@@ -1000,7 +987,7 @@ mod tests {
             .collect();
         let mut table = Table::new(1);
         table.new_search();
-        let mut s = Search::new(&mut table, pos.side_to_move(), limits());
+        let mut s = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
         let found = futile_in_line(&mut s, &pos, &moves, 10_000);
         assert_eq!(found, Some((2, moves[1], true)));
     }

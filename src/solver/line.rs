@@ -541,20 +541,6 @@ mod tests {
     use super::*;
     use crate::solver::monitor::Limits;
     use crate::solver::tt::Table;
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
-    use std::time::Duration;
-
-    fn limits() -> Limits<'static> {
-        Limits {
-            nodes: None,
-            time: None,
-            stop: Arc::new(AtomicBool::new(false)),
-            max_depth: 64,
-            progress_every: Duration::from_secs(3600),
-            progress: None,
-        }
-    }
 
     /// The 古典3手詰 of the README: ▲５二角成 △同　銀左 ▲４二銀打, mate in 3. After a proof,
     /// the walk at the proven length gives exactly that line, exact, and with alternatives
@@ -564,7 +550,7 @@ mod tests {
         let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
         let mut table = Table::new(1);
         table.new_search();
-        let mut search = Search::new(&mut table, pos.side_to_move(), limits());
+        let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
         let v = search.solve_node(&pos, NodeKind::Or, 0, Plies::Unlimited);
         assert_eq!(v.pn, 0, "a mate");
         let w = extract_line(&mut search, &pos, &[], 3, true, true, 1_000_000).expect("a line");

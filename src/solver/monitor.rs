@@ -18,6 +18,21 @@ pub(crate) struct Limits<'a> {
     pub progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
 }
 
+impl Limits<'static> {
+    /// No limits, a depth of 64 plies and no progress reports: for the unit tests' searches.
+    #[cfg(test)]
+    pub fn for_tests() -> Limits<'static> {
+        Limits {
+            nodes: None,
+            time: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            max_depth: 64,
+            progress_every: Duration::from_secs(3600),
+            progress: None,
+        }
+    }
+}
+
 /// The boxed progress callback a [`Solver`](super::Solver) keeps.
 pub(crate) type ProgressFn = Box<dyn FnMut(&Progress) + Send>;
 
