@@ -89,30 +89,10 @@ impl Record<'_> {
             ));
         }
         let side = self.side.or(side).unwrap_or(Color::Black);
-        let mut used = [0u32; 8];
-        let mut board = String::new();
-        for rank in 1..=9usize {
-            let mut empty = 0;
-            for file in (1..=9usize).rev() {
-                match self.board[file - 1][rank - 1] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            board.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        board.push_str(&p.to_string());
-                        used[p.kind().unpromote() as usize] += 1;
-                    }
-                }
-            }
-            if empty > 0 {
-                board.push_str(&empty.to_string());
-            }
-            if rank < 9 {
-                board.push('/');
-            }
-        }
+        let grid = &self.board;
+        let (board, mut used) = super::text::board_sfen(
+            (1..=9usize).map(|rank| (1..=9usize).rev().map(move |file| grid[file - 1][rank - 1])),
+        );
         let mut hands = self.hands;
         for c in hands.iter() {
             for (k, n) in c.iter().enumerate() {

@@ -476,30 +476,8 @@ impl Reader<'_> {
     }
 
     fn diagram(&self, first_mover: Option<Color>) -> Result<Position, ProblemError> {
-        let mut board = String::new();
-        let mut used = [0u32; 8];
-        for (r, row) in self.rows.iter().enumerate() {
-            let mut empty = 0;
-            for sq in row {
-                match sq {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            board.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        board.push_str(&p.to_string());
-                        used[p.kind().unpromote() as usize] += 1;
-                    }
-                }
-            }
-            if empty > 0 {
-                board.push_str(&empty.to_string());
-            }
-            if r < 8 {
-                board.push('/');
-            }
-        }
+        let (board, mut used) =
+            super::text::board_sfen(self.rows.iter().map(|row| row.iter().copied()));
         let mut hands = [Hand::EMPTY; 2];
         for c in Color::ALL {
             if let Some((HandSpec::Pieces(h), _)) = &self.hands[c.index()] {

@@ -1,6 +1,41 @@
 //! Small text helpers shared by the KIF and CSA readers: digits, kanji numbers, piece names.
 
-use crate::types::PieceKind;
+use crate::types::{Piece, PieceKind};
+
+/// The board part of an SFEN from nine ranks (a to i), each given from file 9 to file 1, and
+/// how many pieces of each base kind stand on it (by `PieceKind as usize` of the unpromoted
+/// kind), for the readers that fill in the rest of the pieces (残り全部).
+pub(super) fn board_sfen<R, S>(ranks: R) -> (String, [u32; 8])
+where
+    R: IntoIterator<Item = S>,
+    S: IntoIterator<Item = Option<Piece>>,
+{
+    let mut board = String::new();
+    let mut used = [0u32; 8];
+    for (r, rank) in ranks.into_iter().enumerate() {
+        if r > 0 {
+            board.push('/');
+        }
+        let mut empty = 0;
+        for square in rank {
+            match square {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        board.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    board.push_str(&p.to_string());
+                    used[p.kind().unpromote() as usize] += 1;
+                }
+            }
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+    }
+    (board, used)
+}
 
 /// A digit 0-9, half-width, full-width or kanji (〇 一 ... 九).
 pub(super) fn digit(c: char) -> Option<u8> {
