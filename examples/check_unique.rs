@@ -24,12 +24,11 @@ use clap::Parser;
 use common::Outputs;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind, Variation};
 use tsume::{
-    Flaw, FlawKind, MateLine, Move, Outcome, Position, Report, Solver, SolverConfig, Verdict,
-    japanese_line, japanese_move,
+    Flaw, FlawKind, MateLine, Move, Outcome, Position, Report, Solver, Verdict, japanese_line,
+    japanese_move,
 };
 
 #[derive(Parser, Debug)]
@@ -356,12 +355,14 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let jobs = common::job_count(args.jobs);
-    let config = SolverConfig::new()
-        .hash_mib((args.hash_mb / jobs).max(1))
-        .node_limit(args.nodes)
-        .shortest_node_limit(args.shortest_nodes)
-        .time_limit(args.time.map(Duration::from_secs_f64))
-        .question_node_limit(args.question_nodes);
+    let config = common::solver_config(
+        args.hash_mb,
+        jobs,
+        args.nodes,
+        args.shortest_nodes,
+        args.time,
+    )
+    .question_node_limit(args.question_nodes);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let init = || {
         let mut solver = Solver::new(config.clone());

@@ -23,12 +23,9 @@ use clap::Parser;
 use common::Outputs;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 use tsume::json::{ErrorRecord, SolveRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind};
-use tsume::{
-    MateLine, Outcome, Position, Solution, Solver, SolverConfig, board_diagram, japanese_line,
-};
+use tsume::{MateLine, Outcome, Position, Solution, Solver, board_diagram, japanese_line};
 
 #[derive(Parser, Debug)]
 #[command(about = "Solve tsume-shogi problems (df-pn)")]
@@ -227,11 +224,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let jobs = common::job_count(args.jobs);
-    let config = SolverConfig::new()
-        .hash_mib((args.hash_mb / jobs).max(1))
-        .node_limit(args.nodes)
-        .shortest_node_limit(args.shortest_nodes)
-        .time_limit(args.time.map(Duration::from_secs_f64));
+    let config = common::solver_config(
+        args.hash_mb,
+        jobs,
+        args.nodes,
+        args.shortest_nodes,
+        args.time,
+    );
     // Per-search progress only with one job: several would interleave.
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let init = || {

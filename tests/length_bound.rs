@@ -25,14 +25,12 @@ const KONGO_A_MATE: u32 = 11;
 
 /// Confirms "mated within `budget` plies" for positions along shown lines, cached.
 struct Confirm {
-    solver: Solver,
     seen: HashMap<(String, u32), Option<bool>>,
 }
 
 impl Confirm {
     fn new() -> Confirm {
         Confirm {
-            solver: Solver::new(SolverConfig::new().hash_mib(64)),
             seen: HashMap::new(),
         }
     }
@@ -48,8 +46,8 @@ impl Confirm {
             .max_mate_length(Some(budget))
             .shortest_node_limit(Some(1))
             .node_limit(Some(3_000_000));
-        self.solver = Solver::new(config);
-        let v = match self.solver.solve(pos).outcome {
+        // A fresh solver for each question: the bound is part of its settings.
+        let v = match Solver::new(config).solve(pos).outcome {
             Outcome::Mate(_) => Some(true),
             Outcome::NoMate => Some(false),
             Outcome::Unknown(_) => None,

@@ -181,22 +181,24 @@ fn problem_files_of_each_format_give_their_expected_answers() {
 
 // ----- round trips ---------------------------------------------------------------------------
 
+/// The hand-made GUI-style files and the problem files in the other formats.
+const SAMPLES: [&str; 10] = [
+    "tests/data/gui/kifu_for_windows_game.kif",
+    "tests/data/gui/shogigui_white_to_move.kif",
+    "tests/data/gui/handicap_lance.kif",
+    "tests/data/gui/game.ki2",
+    "tests/data/gui/two_records_v3.csa",
+    "tests/data/gui/electron_shogi_variations.kifu",
+    "problems/classic.kif",
+    "problems/karolina.ki2",
+    "problems/tsume.csa",
+    "problems/positions.usi",
+];
+
 fn all_samples() -> Vec<Problem> {
     let mut out = Vec::new();
-    for f in [
-        "tests/data/gui/kifu_for_windows_game.kif",
-        "tests/data/gui/shogigui_white_to_move.kif",
-        "tests/data/gui/handicap_lance.kif",
-        "tests/data/gui/game.ki2",
-        "tests/data/gui/two_records_v3.csa",
-        "tests/data/gui/electron_shogi_variations.kifu",
-        "problems/classic.kif",
-        "problems/karolina.ki2",
-        "problems/tsume.csa",
-        "problems/positions.usi",
-        "problems/flawed.sfen",
-        "problems/yaneuraou.sfen",
-    ] {
+    let sfen_files = ["problems/flawed.sfen", "problems/yaneuraou.sfen"];
+    for f in SAMPLES.iter().chain(&sfen_files) {
         for p in read_file(path(f)) {
             out.push(p.unwrap_or_else(|e| panic!("{e}")));
         }
@@ -332,21 +334,7 @@ fn a_bad_line_does_not_stop_the_others() {
 // ----- no reader panics ------------------------------------------------------------------------
 
 fn sample_files() -> Vec<Vec<u8>> {
-    [
-        "tests/data/gui/kifu_for_windows_game.kif",
-        "tests/data/gui/shogigui_white_to_move.kif",
-        "tests/data/gui/handicap_lance.kif",
-        "tests/data/gui/game.ki2",
-        "tests/data/gui/two_records_v3.csa",
-        "tests/data/gui/electron_shogi_variations.kifu",
-        "problems/classic.kif",
-        "problems/karolina.ki2",
-        "problems/tsume.csa",
-        "problems/positions.usi",
-    ]
-    .iter()
-    .map(|f| bytes(f))
-    .collect()
+    SAMPLES.iter().map(|f| bytes(f)).collect()
 }
 
 #[test]

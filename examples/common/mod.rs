@@ -11,6 +11,22 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tsume::problem::{self, Problem, ProblemError, ProblemErrorKind};
 
+/// The settings both programs build from their common options: each of `jobs` solvers gets
+/// its share of `hash_mb`.
+pub fn solver_config(
+    hash_mb: usize,
+    jobs: usize,
+    nodes: Option<u64>,
+    shortest_nodes: Option<u64>,
+    time: Option<f64>,
+) -> tsume::SolverConfig {
+    tsume::SolverConfig::new()
+        .hash_mib((hash_mb / jobs).max(1))
+        .node_limit(nodes)
+        .shortest_node_limit(shortest_nodes)
+        .time_limit(time.map(Duration::from_secs_f64))
+}
+
 /// Every problem of every input, in order: files, `-` for standard input, or a problem given
 /// as text (an SFEN, a USI `position` line, a KIF or CSA record).
 pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {

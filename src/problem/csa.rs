@@ -107,15 +107,7 @@ impl Record<'_> {
         }
         let mut hand_text = String::new();
         for (c, h) in hands.iter().enumerate() {
-            for k in [
-                PieceKind::Rook,
-                PieceKind::Bishop,
-                PieceKind::Gold,
-                PieceKind::Silver,
-                PieceKind::Knight,
-                PieceKind::Lance,
-                PieceKind::Pawn,
-            ] {
+            for k in crate::hand::SFEN_ORDER {
                 let n = h[k as usize];
                 if n > 0 {
                     if n > 1 {
@@ -126,15 +118,7 @@ impl Record<'_> {
                 }
             }
         }
-        let sfen = format!(
-            "{board} {} {} 1",
-            if side == Color::Black { 'b' } else { 'w' },
-            if hand_text.is_empty() {
-                "-"
-            } else {
-                &hand_text
-            }
-        );
+        let sfen = super::text::sfen(&board, side, &hand_text);
         let pos =
             Position::from_sfen(&sfen).map_err(|e| self.err(line, ProblemErrorKind::Sfen(e)))?;
         let mut p = Problem::new(

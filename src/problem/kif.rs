@@ -500,15 +500,7 @@ impl Reader<'_> {
         }
         let side = self.side.or(first_mover).unwrap_or(Color::Black);
         let hand_text = format!("{}{}", hands[0], hands[1].to_string().to_lowercase());
-        let sfen = format!(
-            "{board} {} {} 1",
-            if side == Color::Black { 'b' } else { 'w' },
-            if hand_text.is_empty() {
-                "-"
-            } else {
-                &hand_text
-            }
-        );
+        let sfen = super::text::sfen(&board, side, &hand_text);
         Position::from_sfen(&sfen).map_err(|e| self.err(self.board_line, ProblemErrorKind::Sfen(e)))
     }
 

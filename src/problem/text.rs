@@ -1,6 +1,14 @@
 //! Small text helpers shared by the KIF and CSA readers: digits, kanji numbers, piece names.
 
-use crate::types::{Piece, PieceKind};
+use crate::types::{Color, Piece, PieceKind};
+
+/// A whole SFEN from its board part, the side to move and the hands part (SFEN letters,
+/// Black's upper case, empty for none), move number 1.
+pub(super) fn sfen(board: &str, side: Color, hands: &str) -> String {
+    let side = if side == Color::Black { 'b' } else { 'w' };
+    let hands = if hands.is_empty() { "-" } else { hands };
+    format!("{board} {side} {hands} 1")
+}
 
 /// The board part of an SFEN from nine ranks (a to i), each given from file 9 to file 1, and
 /// how many pieces of each base kind stand on it (by `PieceKind as usize` of the unpromoted

@@ -88,7 +88,10 @@ impl Solver {
         &self.config
     }
 
-    /// A handle to stop the current or next search from another thread.
+    /// A handle to stop the running search from another thread. Each search clears the flag
+    /// when it starts (a stop meant for the last search must not end the next one at once), so
+    /// a stop given just before a search starts is lost: to stop a search that may not have
+    /// started yet, repeat the stop until the call returns (as the USI engine does).
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(self.stop.clone())
     }
