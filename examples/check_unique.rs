@@ -364,21 +364,7 @@ fn main() -> ExitCode {
     )
     .question_node_limit(args.question_nodes);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
-    let init = || {
-        let mut solver = Solver::new(config.clone());
-        if search_progress {
-            solver.set_progress(|p| {
-                eprintln!(
-                    "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%",
-                    p.nodes,
-                    p.elapsed.as_secs_f64(),
-                    p.nodes_per_second,
-                    p.table_fill * 100.0
-                );
-            });
-        }
-        solver
-    };
+    let init = || common::new_solver(&config, search_progress, false);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => check_one(&args, outputs.any(), solver, p),
         Err(e) => Err(e.clone()),

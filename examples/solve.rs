@@ -233,23 +233,7 @@ fn main() -> ExitCode {
     );
     // Per-search progress only with one job: several would interleave.
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
-    let init = || {
-        let mut solver = Solver::new(config.clone());
-        if search_progress {
-            solver.set_progress(|p| {
-                eprintln!(
-                    "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%, root pn {} dn {}",
-                    p.nodes,
-                    p.elapsed.as_secs_f64(),
-                    p.nodes_per_second,
-                    p.table_fill * 100.0,
-                    p.root_pn,
-                    p.root_dn
-                );
-            });
-        }
-        solver
-    };
+    let init = || common::new_solver(&config, search_progress, true);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => solve_one(&args, solver, p),
         Err(e) => Err(e.clone()),

@@ -27,6 +27,33 @@ pub fn solver_config(
         .time_limit(time.map(Duration::from_secs_f64))
 }
 
+/// A solver with `config`; with `progress`, it reports each search's progress on standard
+/// error once a second (with the root's proof numbers when `root_numbers`).
+pub fn new_solver(
+    config: &tsume::SolverConfig,
+    progress: bool,
+    root_numbers: bool,
+) -> tsume::Solver {
+    let mut solver = tsume::Solver::new(config.clone());
+    if progress {
+        solver.set_progress(move |p| {
+            let root = if root_numbers {
+                format!(", root pn {} dn {}", p.root_pn, p.root_dn)
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%{root}",
+                p.nodes,
+                p.elapsed.as_secs_f64(),
+                p.nodes_per_second,
+                p.table_fill * 100.0
+            );
+        });
+    }
+    solver
+}
+
 /// Every problem of every input, in order: files, `-` for standard input, or a problem given
 /// as text (an SFEN, a USI `position` line, a KIF or CSA record).
 pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
