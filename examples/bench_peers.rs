@@ -1,0 +1,239 @@
+//! Ours next to the peer solvers, in one run on one machine: for each problem, the crate's
+//! answer (default settings: the first proof, the length proof and the line walk), then
+//! shtsume's and KomoringHeights' (through the wrappers of `../shared/peers/`), one search
+//! at a time, one thread each, the same table size; medians of `--runs` times, nodes beside
+//! seconds, and the ratio ours / peer.
+//!
+//! ```text
+//! export PEERS_DIR=$HOME/peers          # see ../shared/peers/README.md to build them
+//! cargo run --release --example bench_peers -- [--runs 3] [--hash-mb 1024] [--time 60]
+//!     [--only NAME[,NAME...]] [--peers shtsume,komoring] [--wrappers ../shared/peers] [FILE]
+//! ```
+//!
+//! FILE defaults to problems/long.sfen (`<sfen> # <expected> <name>` per line); without
+//! `--only`, the problems with a stated length are run (`--all` for every one). A peer's
+//! seconds are the wrapper's wall clock from `go mate` to its answer; ours are the solver's
+//! elapsed time (the table is allocated before, as the peers' is at `isready`).
+//! KomoringHeights runs with its default post-search (MinLength: it keeps searching until its
+//! length is proven shortest, as ours does); shtsume stops at its first proof.
+
+use clap::Parser;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+use tsume::{Outcome, Solver, SolverConfig};
+
+#[derive(Parser, Debug)]
+struct Args {
+    /// Problem file (`<sfen> # <expected> <name>` per line).
+    #[arg(default_value = "problems/long.sfen")]
+    file: String,
+    /// Table size in MiB, for every engine (shtsume's maximum is 2047).
+    #[arg(long = "hash-mb", default_value_t = 1024)]
+    hash_mb: usize,
+    /// Time limit per search in seconds, for every engine.
+    #[arg(long, default_value_t = 60.0)]
+    time: f64,
+    /// Runs per engine and problem; the median time is shown.
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Also run problems whose length is not stated.
+    #[arg(long)]
+    all: bool,
+    /// Only problems whose name contains one of these comma-separated texts.
+    #[arg(long)]
+    only: Option<String>,
+    /// Peers to run, comma-separated (`shtsume`, `komoring`; empty for none).
+    #[arg(long, default_value = "shtsume,komoring")]
+    peers: String,
+    /// Folder of the peer wrappers (`shtsume_solve.sh`, `komoring_solve.sh`).
+    #[arg(long, default_value = "../shared/peers")]
+    wrappers: PathBuf,
+}
+
+/// One engine's answer on one problem (the median run's time; nodes and length of the last).
+struct Answer {
+    verdict: String,
+    length: Option<u32>,
+    proven: Option<bool>,
+    seconds: f64,
+    nodes: Option<u64>,
+}
+
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..runs {
+        let sol = solver.solve(pos);
+        times.push(sol.stats.elapsed.as_secs_f64());
+        last = Some(sol);
+    }
+    let sol = last.expect("at least one run");
+    let (verdict, length, proven) = match &sol.outcome {
+        Outcome::Mate(l) => (
+            "mate".to_string(),
+            Some(l.length()),
+            Some(l.shortest_proven()),
+        ),
+        Outcome::NoMate => ("nomate".to_string(), None, None),
+        Outcome::Unknown(r) => (format!("unknown ({r})"), None, None),
+    };
+    Answer {
+        verdict,
+        length,
+        proven,
+        seconds: median(times),
+        nodes: Some(sol.stats.nodes),
+    }
+}
+
+/// Runs a peer wrapper `runs` times; `None` when the wrapper cannot be run at all.
+fn peer(args: &Args, script: &str, sfen: &str) -> Result<Answer, String> {
+    let path = args.wrappers.join(script);
+    let mut times = Vec::new();
+    let mut last = String::new();
+    for _ in 0..args.runs {
+        let out = Command::new("bash")
+            .arg(&path)
+            .arg(sfen)
+            .arg(format!("{}", args.time))
+            .env("SHTSUME_HASH_MB", args.hash_mb.min(2047).to_string())
+            .env("KOMORING_HASH_MB", args.hash_mb.to_string())
+            .env("KOMORING_THREADS", "1")
+            .output()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let elapsed = field(&text, "elapsed_s")
+            .and_then(|s| s.parse::<f64>().ok())
+            .ok_or_else(|| {
+                format!(
+                    "{}: no elapsed_s in its output (exit {:?}): {}",
+                    path.display(),
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )
+            })?;
+        times.push(elapsed);
+        last = text;
+    }
+    let verdict = field(&last, "result").unwrap_or("?").to_string();
+    let length = last
+        .lines()
+        .find(|l| l.starts_with("result"))
+        .and_then(|l| l.split_whitespace().skip_while(|w| *w != "plies").nth(1))
+        .and_then(|n| n.parse().ok());
+    let nodes = last
+        .lines()
+        .find(|l| l.starts_with("engine_time_ms"))
+        .and_then(|l| l.split_whitespace().skip_while(|w| *w != "nodes").nth(1))
+        .and_then(|n| n.parse().ok());
+    let length = if verdict == "mate" { length } else { None };
+    Ok(Answer {
+        verdict,
+        length,
+        proven: None,
+        seconds: median(times),
+        nodes,
+    })
+}
+
+/// The first word after `key` on the line that starts with it.
+fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+}
+
+fn cells(a: &Answer) -> String {
+    let length = match (a.length, a.proven) {
+        (Some(n), Some(true)) => format!("{n} (proven)"),
+        (Some(n), _) => n.to_string(),
+        (None, _) => a.verdict.clone(),
+    };
+    let nodes = a.nodes.map_or("?".to_string(), |n| n.to_string());
+    format!("{length} | {:.2} | {nodes}", a.seconds)
+}
+
+fn main() {
+    let args = Args::parse();
+    let peers: Vec<&str> = args.peers.split(',').filter(|p| !p.is_empty()).collect();
+    for p in &peers {
+        if !matches!(*p, "shtsume" | "komoring") {
+            eprintln!("unknown peer {p:?} (shtsume, komoring)");
+            std::process::exit(2);
+        }
+    }
+    if !peers.is_empty() && std::env::var_os("PEERS_DIR").is_none() {
+        eprintln!(
+            "PEERS_DIR is not set: build the peers as ../shared/peers/README.md says \
+             and export PEERS_DIR, or pass --peers ''"
+        );
+        std::process::exit(2);
+    }
+    let only: Vec<&str> = args
+        .only
+        .as_deref()
+        .map_or(Vec::new(), |o| o.split(',').collect());
+    let mut solver = Solver::new(
+        SolverConfig::new()
+            .hash_mib(args.hash_mb)
+            .time_limit(Some(Duration::from_secs_f64(args.time))),
+    );
+    let mut header = "| problem | ours | s | nodes |".to_string();
+    let mut rule = "|---|---|---|---|".to_string();
+    for p in &peers {
+        header.push_str(&format!(" {p} | s | nodes | ours/{p} |"));
+        rule.push_str("---|---|---|---|");
+    }
+    println!("{header}\n{rule}");
+    for problem in tsume::problem::read_file(&args.file) {
+        let problem = match problem {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                if e.line == 0 {
+                    std::process::exit(2);
+                }
+                continue;
+            }
+        };
+        let comment = problem.comment.split(" | ").next().unwrap_or("");
+        let mut words = comment.split_whitespace();
+        let expected = words.next().unwrap_or("?");
+        let name: String = words.collect::<Vec<_>>().join(" ");
+        if only.is_empty() {
+            if expected == "?" && !args.all {
+                continue;
+            }
+        } else if !only.iter().any(|o| name.contains(o)) {
+            continue;
+        }
+        let sfen = problem.position.to_sfen();
+        let mine = ours(&mut solver, &problem.position, args.runs.max(1));
+        let mut row = format!("| {name} | {} |", cells(&mine));
+        for p in &peers {
+            let script = if *p == "shtsume" {
+                "shtsume_solve.sh"
+            } else {
+                "komoring_solve.sh"
+            };
+            match peer(&args, script, &sfen) {
+                Ok(a) => row.push_str(&format!(
+                    " {} | {:.2} |",
+                    cells(&a),
+                    mine.seconds / a.seconds.max(1e-3)
+                )),
+                Err(e) => {
+                    eprintln!("{e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        println!("{row}");
+    }
+}
