@@ -354,6 +354,9 @@ impl<'a> Search<'a> {
             budget,
             depth,
         };
+        for &mv in &evasions {
+            self.table.prefetch(pos.keys_after(mv, self.attacker).0);
+        }
         let full = pos.key();
         self.path.enter(full);
         let mut exp = Expansion::default();
