@@ -413,7 +413,7 @@ impl Position {
     }
 
     /// Moves one piece of `kind` from `from`'s hand to the other side's hand (the futile
-    /// interposition test hands a captured piece back to the defender).
+    /// interposition test hands a captured dropped piece back to the defender).
     ///
     /// # Panics
     /// If `from` holds no piece of `kind`.
