@@ -214,16 +214,16 @@ impl Position {
 
     /// The board key and hand key of the capture position of an interposition (see the
     /// solver's futile-interposition rule): after the defender's `mv` to a square between the
-    /// king and the distant `checker`, the checker captures there (promoting when `promote`)
-    /// and the captured piece goes back to the defender's hand. Keys only; the caller has
-    /// checked that the capture is legal.
+    /// king and the distant `checker`, the checker captures there (promoting when `promote`);
+    /// a dropped piece goes back to the defender's hand, a moved one is taken out of play
+    /// ([`Position::take_out_of_play`]). Keys only; the caller has checked that the capture is
+    /// legal.
     pub(crate) fn capture_keys_after(
         &self,
         mv: Move,
         checker: Square,
         promote: bool,
     ) -> (u64, u64) {
-        let defender = self.side;
         let to = mv.to();
         let piece = self.board[checker.index()].expect("a checker");
         let moved = if promote {
@@ -236,13 +236,15 @@ impl Position {
         };
         let mut board =
             self.board_key ^ zobrist::piece_key(piece, checker) ^ zobrist::piece_key(moved, to);
-        let mut hands = self.hand_key;
+        // A dropped piece handed back leaves the hands as before the drop.
         if let Some(from) = mv.from() {
             let interposed = self.board[from.index()].expect("a piece to move");
             board ^= zobrist::piece_key(interposed, from);
-            hands = hands.wrapping_add(zobrist::hand_key(defender, interposed.kind().unpromote()));
+            let kind = interposed.kind().unpromote();
+            let n = self.in_play(kind);
+            board ^= zobrist::in_play_key(kind, n) ^ zobrist::in_play_key(kind, n - 1);
         }
-        (board, hands)
+        (board, self.hand_key)
     }
 
     /// Computes the board key from scratch (the incremental key must always equal it).
@@ -411,13 +413,40 @@ impl Position {
     }
 
     /// Moves one piece of `kind` from `from`'s hand to the other side's hand (the futile
-    /// interposition test hands a captured piece back to the defender).
+    /// interposition test hands a captured dropped piece back to the defender).
     ///
     /// # Panics
     /// If `from` holds no piece of `kind`.
     pub(crate) fn hand_back(&mut self, from: Color, kind: PieceKind) {
         self.remove_from_hand(from, kind);
         self.add_to_hand(from.flip(), kind);
+    }
+
+    /// The pieces of base kind `kind` in play: on the board (promoted or not) and in both
+    /// hands.
+    pub(crate) fn in_play(&self, kind: PieceKind) -> u8 {
+        let mut n = self.by_kind[kind as usize].count();
+        if let Some(promoted) = kind.promote() {
+            n += self.by_kind[promoted as usize].count();
+        }
+        let hands = self.hands[0].count(kind) + self.hands[1].count(kind);
+        n as u8 + hands
+    }
+
+    /// Takes one piece of `kind` out of `from`'s hand and out of play: it is in neither hand
+    /// (the futile-interposition rule's capture position of a moving interposition, 移動合:
+    /// the attacker holds the captured piece but never uses it, and the defender, who had it
+    /// on the board, does not get it in hand). The board key changes with the count of that
+    /// kind in play ([`zobrist::in_play_key`]), so that the position never shares a
+    /// transposition-table entry with one where the defender holds the piece; it then differs
+    /// from [`Position::compute_board_key`], which knows nothing of pieces out of play.
+    ///
+    /// # Panics
+    /// If `from` holds no piece of `kind`.
+    pub(crate) fn take_out_of_play(&mut self, from: Color, kind: PieceKind) {
+        let n = self.in_play(kind);
+        self.remove_from_hand(from, kind);
+        self.board_key ^= zobrist::in_play_key(kind, n) ^ zobrist::in_play_key(kind, n - 1);
     }
 
     fn update_checkers(&mut self) {

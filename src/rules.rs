@@ -88,25 +88,58 @@
 //!   horse or dragon with at least one empty square between it and the king. The reply may be
 //!   a drop or a move of a piece other than the king (移動合, *idō-ai*).
 //! - Its **capture position** Q is what follows when the checker captures the interposed piece
-//!   (a rook or bishop promotes when it may, a lance does not) and the captured piece goes back
-//!   from the attacker's hand to the defender's. Nobody has gained anything; the checker has
-//!   only come closer. For a drop, Q is the position before the drop with the checker moved to
-//!   the interposition square.
-//! - **What a reply is worth**: the smaller of one ply plus the mate length after the reply
-//!   (the interposition counted) and the mate length from Q (the interposition and its capture
-//!   not counted). A defender node is worth the most that any of its replies is worth, and 0
-//!   when it has no reply (checkmate).
+//!   (a rook or bishop promotes when it may, a lance does not), the captured piece leaving the
+//!   attacker's hand:
+//!   - a **dropped** piece goes back to the defender's hand: Q is the position before the drop
+//!     with the checker moved to the interposition square, as if the drop had not been made;
+//!   - a **moved** piece goes to neither hand: the attacker holds it and never uses it, and the
+//!     defender, who had it on the board and not in hand, does not get it in hand. The square
+//!     it left stays empty, as in the game.
+//! - **What a reply is worth**: a drop, the smaller of one ply plus the mate length after the
+//!   reply (the interposition counted) and the mate length from Q (the interposition and its
+//!   capture not counted). A 移動合 is worth nothing (it is futile) when Q ends the line in the
+//!   sense below, and otherwise one ply plus the mate length after it (it counts). A defender
+//!   node is worth the most that any of its replies is worth, and 0 when it has no reply
+//!   (checkmate).
 //! - An interposition is therefore **futile** when the attacker can capture it and then mate,
-//!   never using the captured piece, in no more moves than the rest of the line; it is then
-//!   not shown. A line may end in a position where the defender still has replies if every one
-//!   of them is a futile interposition whose capture position ends a line in this same sense;
+//!   never using the captured piece, in no more moves than the rest of the line (for a
+//!   移動合: at once); it is then not shown. A line may end in a position where the defender
+//!   still has replies if every one of them is a futile interposition whose capture position
+//!   ends a line in this same sense;
 //!   [`is_mate_with_futile_interpositions`](crate::is_mate_with_futile_interpositions) decides
-//!   exactly that, with the rules core alone.
+//!   exactly that, with the rules core alone. This covers a **chain of 移動合**: after a distant
+//!   check, the defender moves piece after piece onto the line, the checker takes each, and
+//!   the last capture position is mate; every capture position of the chain then ends the line,
+//!   and the check that started it is the last move.
 //! - **What the rule covers**: an interposition that another piece than the checker captures,
 //!   or one that the attacker must not capture, is worth its real line and counts. One whose
 //!   captured piece the attacker needs later (it drops it again) counts, since Q lacks that
 //!   piece. An interposition next to the king, which the king could take back, counts when Q is
-//!   not mated as quickly.
+//!   not mated as quickly. A 移動合 whose departure changes something else (the square it left
+//!   is a flight for the king, it opens a line for another defender piece, it lets a later
+//!   interposition be a real one) counts, since Q, with that square empty, does not end the line.
+//! - **Why a 移動合 is judged so**: giving a moved piece back to the defender's hand would give
+//!   it a piece it could drop where none of its pieces on the board can go (next to the king,
+//!   where the capture is taken back), so that a chain of 移動合 whose pieces the attacker never
+//!   uses would count. And whether a piece's departure matters shows only in the mate lengths:
+//!   it does when the mate from Q (the square empty) is longer than the mate with the piece
+//!   still on its square. A mate at once cannot be longer than anything, so a 移動合 whose Q
+//!   ends the line is futile by either measure, and one whose Q is mated later is counted
+//!   without comparing the two. The rule may thus count a 移動合 that composers call futile
+//!   (the attacker takes it, never uses it, the play after the capture is as it would have
+//!   been, but not over at once): such a line comes out two plies longer for it, never shorter.
+//! - **Sound**: when Q ends the line, so does the game's position after the capture (the same
+//!   board, the defender's hand the same, the attacker holding one piece more), so a line that
+//!   ends there ends in mate once the defender's further futile interpositions are played out.
+//! - **Not covered: interpositions repeated in a saw (馬鋸, 龍鋸).** When the attacker's horse
+//!   or dragon retreats with check after check and the defender drops a pawn on a square the
+//!   checker has just left, the capture of the pawn takes the checker back: with the pawn
+//!   handed back, Q is a position the line has already passed through, a repetition, which
+//!   never mates; so the drop counts, the attacker takes the pawn for real, and the next cycle
+//!   repeats it while the defender has pawns. Such a line is counted with its cycles and ends
+//!   with the pawns in the attacker's hand. Leaving these interpositions out needs a rule that
+//!   depends on the line played (a capture position is "repeated" only on a line that passed
+//!   through it), which the solver's table of path-independent proofs does not support yet.
 //! - **The one case the rule cannot show without counting**: when a futile interposition is the
 //!   only longest defence (it lures the checker to a worse square), the line shows it and its
 //!   capture, its length counts them, and the line is not marked

@@ -17,6 +17,7 @@ struct Keys {
     piece: [[u64; 81]; 28],
     hand: [[u64; 7]; 2],
     side: u64,
+    in_play: [[u64; 19]; 7],
 }
 
 static KEYS: Keys = {
@@ -45,8 +46,26 @@ static KEYS: Keys = {
         }
         c += 1;
     }
-    let (_, side) = splitmix(state);
-    Keys { piece, hand, side }
+    let (st, side) = splitmix(state);
+    state = st;
+    let mut in_play = [[0u64; 19]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut n = 0;
+        while n < 19 {
+            let (st, v) = splitmix(state);
+            state = st;
+            in_play[k][n] = v;
+            n += 1;
+        }
+        k += 1;
+    }
+    Keys {
+        piece,
+        hand,
+        side,
+        in_play,
+    }
 };
 
 /// Key of `piece` standing on `sq`.
@@ -59,6 +78,17 @@ pub(crate) fn piece_key(piece: Piece, sq: Square) -> u64 {
 #[inline]
 pub(crate) fn hand_key(color: Color, kind: PieceKind) -> u64 {
     KEYS.hand[color.index()][kind as usize]
+}
+
+/// Key xor-ed into the board key when a piece of `kind` is taken out of play and `count` pieces
+/// of that kind were in play before (the capture position of a moving interposition, see the
+/// solver's futile-interposition rule): `in_play_key(kind, count) ^ in_play_key(kind, count - 1)`.
+/// A position with pieces out of play thus never shares a board key with one that has them,
+/// whose defender holds them (the solver's table looks positions up by board and attacker's
+/// hand, the defender holding the rest). `count` is at most 18 (a full set's pawns).
+#[inline]
+pub(crate) fn in_play_key(kind: PieceKind, count: u8) -> u64 {
+    KEYS.in_play[kind as usize][count as usize]
 }
 
 /// Key xor-ed in when White is to move.

@@ -304,22 +304,25 @@ fn c_interposition_taken_by_another_piece_counts() {
 ///
 /// 1. L*5d checks along 5c-5b. The king has no square: 4a and 4b are covered (the knight and
 ///    the lance on 4g), 6a and 6b hold its own pieces. The replies, each worth 2 by the brute
-///    force: S*5b, S*5c, and the bishop's 8f5c (移動合, as long but futile: its capture
-///    position is mated as fast).
+///    force: S*5b, S*5c, and the bishop's 8f5c (移動合). The 移動合 counts: in its capture
+///    position (the lance takes the bishop, which is then in neither hand) White still has
+///    the silver, and S*5b next to the king, taken by the lance, is taken back by the king, so
+///    that position does not end the line. After 8f5c, G*4b mates: the bishop on 5c shields
+///    its king from the lance on 5d and cannot take the gold.
 /// 2. S*5c, two squares from the king, must not be taken: the lance taking it (as in its
 ///    capture position) is taken by the bishop, and no mate follows within 2. Instead G*4b:
 ///    the silver now blocks the bishop's diagonal, so the gold, protected by the lance on 4g,
 ///    stays; 4a and 5b are the gold's, 6a and 6b White's own. Mate in 3, nothing left over.
 ///
 /// S*5b is as long: after it G*4a mates (3c4a+ as well, but it leaves the gold over, and
-/// among equally short mates the attacker's line uses up its pieces). Both replies then leave
-/// nothing over, and S*5b comes first in generation order.
+/// among equally short mates the attacker's line uses up its pieces). The three replies leave
+/// nothing over, and 8f5c, the board move, comes first in generation order.
 #[test]
 fn d_interposition_the_attacker_must_not_capture_counts() {
     let p = Problem {
         sfen: "3lk4/3p5/6N2/9/9/1b7/5L3/9/9 b LGs 1",
         length: 3,
-        line: "L*5d S*5b G*4a",
+        line: "L*5d 8f5c G*4b",
         plain: Some(3),
         plain_plies: 3,
     };
@@ -403,7 +406,7 @@ fn e_interposed_piece_captured_and_dropped_again_counts() {
 }
 
 /// A 移動合 that counts for the same kind of reason, away from the king: the rook moved in
-/// between is taken and White no longer has it.
+/// between is taken, and the mate after it drops the rook.
 ///
 /// White: king 2a, rook 4d, promoted knight 1c, nothing in hand. Black: promoted knight 2d,
 /// a rook and a gold in hand.
@@ -411,27 +414,36 @@ fn e_interposed_piece_captured_and_dropped_again_counts() {
 /// 1. R*5a checks along 4a-3a. 2a2b is the longest reply (2a1b is mated in 3 more, 2a3b at
 ///    once, and 4d4a between is worth 4).
 /// 2. 2a2b 5a5b+: the dragon checks along 4b-3b. The king's moves are mated at once; 4d4b
-///    (移動合, two squares from the king) is worth 4: in its capture position the rook is
-///    back in White's hand and there is no mate within 4.
+///    (移動合, two squares from the king) is worth 4: its capture position (the rook in
+///    neither hand) does not end the line, so it is counted.
 /// 3. 4d4b 5b4b (the dragon takes the rook) 2b1a R*3a (the rook taken, dropped): mate in 7,
-///    the gold left over. The line shown plays the gold first (R*5a 2a2b G*3c 2b1b 5a5b+ 1b1a
-///    3c2b, as long, nothing left over); the 移動合 line is one of the main lines all the same.
+///    the gold left over.
+///
+/// The gold first is not as short any more: after R*5a 2a2b G*3c 2b1b 5a5b+ the same 4d4b
+/// is counted (its capture position is mated in 2, 1b1a 3c2b, not at once) and makes that
+/// line 9 plies. (Had the rook's 移動合 been futile there, as the rule with the rook handed
+/// back to White's hand judged it, that line would have been a mate in 7 with nothing left
+/// over.)
 #[test]
 fn e_move_interposition_away_from_the_king_counts() {
     let p = Problem {
         sfen: "7k1/9/8+n/5r1+N1/9/9/9/9/9 b RG 1",
         length: 7,
-        line: "R*5a 2a2b G*3c 2b1b 5a5b+ 1b1a 3c2b",
+        line: "R*5a 2a2b 5a5b+ 4d4b 5b4b 2b1a R*3a",
         plain: Some(7),
         plain_plies: 7,
     };
     let line = check(&p);
-    assert_eq!(line.hand_left().total(), 0);
-    // The line with the 移動合 (counted: its capture position is not mated within 4) is as
-    // long, and the interposition is a board move between the dragon and the king.
-    let with = moves_of("R*5a 2a2b 5a5b+ 4d4b 5b4b 2b1a R*3a");
-    assert!(main_lines(&at_root(&p), 7).contains(&with));
-    assert!(!with[3].is_drop(), "a board move between (移動合)");
+    assert_eq!(line.hand_left().total(), 1, "the gold");
+    let moves = line.moves();
+    assert!(!moves[3].is_drop(), "a board move between (移動合)");
+    // Counted: listed at its ply with the rest of the line, not as futile.
+    let played = line.defences()[1]
+        .replies
+        .iter()
+        .find(|a| a.mv == moves[3])
+        .expect("listed");
+    assert!(!played.futile && played.length == 4, "{played:?}");
 }
 
 // =============================================================================================
@@ -533,6 +545,182 @@ fn h_interposition_next_to_the_king_that_it_could_take_back_counts() {
             && a.mv.to() == line.moves()[1].to()),
         "{choice:?}"
     );
+}
+
+// =============================================================================================
+// (k)-(n) Moving interpositions (移動合): chains, and the ones that count
+// =============================================================================================
+
+/// The capture position with the old rule's hands: the captured piece handed back to the
+/// defender's hand, also for a moved piece.
+fn handed_back(pos: &Position, mv: Move) -> Position {
+    let dc = distant_check(pos).expect("a distant check");
+    let from = mv.from().expect("a board move");
+    let kind = pos.piece_at(from).unwrap().kind().unpromote();
+    let defender = pos.side_to_move();
+    let mut c = pos.clone();
+    c.play(mv).unwrap();
+    let capture = c
+        .parse_usi_move(&format!("{}{}+", dc.checker, mv.to()))
+        .or_else(|_| c.parse_usi_move(&format!("{}{}", dc.checker, mv.to())))
+        .unwrap();
+    c.play(capture).unwrap();
+    let mut att = c.hand(defender.flip());
+    let mut def = c.hand(defender);
+    att.remove(kind);
+    def.add(kind);
+    match defender {
+        tsume::Color::White => common::with_hands(&c, att, def),
+        tsume::Color::Black => common::with_hands(&c, def, att),
+    }
+}
+
+/// The corner bishop's discovered check answered by a chain of 移動合: a mate in 1.
+///
+/// White: king 1a, pawn 1b, knight 6c, silvers 4c and 2d, nothing in hand. Black: bishop 9i,
+/// pawn 7g, gold 3a, nothing in hand.
+///
+/// 7g7f uncovers the bishop: check along 8h-7g-6f-5e-4d-3c-2b. The king cannot move (2a is
+/// the gold's, 1b its own pawn's, 2b on the line), and nothing of White's reaches 2b. The
+/// replies are the 移動合 6c5e (knight), 4c4d and 2d3c (silvers). Each is taken by the bishop
+/// (promoting on 3c), and the captured piece, held by Black and never used, is in neither
+/// hand in the capture position: after 6c5e 9i5e the others can still move in and be taken,
+/// and after the last capture the horse on 3c checks along 2b, which no White piece reaches:
+/// mate. Every capture position ends the line, so every reply is futile: mate in 1.
+///
+/// Counted, the chain is 7g7f 6c5e 9i5e 4c4d 5e4d 2d3c 4d3c+, a mate in 7 that ends with two
+/// silvers and a knight in Black's hand. That is what the rule gave when it handed a moved
+/// piece back to the defender's hand: White could then drop it on 2b, next to the king,
+/// where the bishop's capture is taken back by the king, so no capture position ended the
+/// line (asserted below with those hands).
+#[test]
+fn k_corner_bishop_chain_of_moving_interpositions_is_a_mate_in_1() {
+    let p = Problem {
+        sfen: "6G1k/8p/3n1s3/7s1/9/9/2P6/9/B8 b - 1",
+        length: 1,
+        line: "7g7f",
+        plain: Some(7),
+        plain_plies: 7,
+    };
+    let line = check(&p);
+    let replies = ends_in_futile_interpositions(&p, &line);
+    let mut got: Vec<String> = replies.iter().map(|m| m.to_string()).collect();
+    got.sort();
+    assert_eq!(got, ["2d3c", "4c4d", "6c5e"]);
+    let end = after(&p, &line, 1);
+    let dc = distant_check(&end).unwrap();
+    for &r in &replies {
+        let q = capture_position(&end, &dc, r).expect("a capture position");
+        assert!(
+            q.hand(tsume::Color::White).is_empty(),
+            "{r}: in neither hand"
+        );
+        assert!(
+            q.hand(tsume::Color::Black).is_empty(),
+            "{r}: in neither hand"
+        );
+        assert!(ends_line(&q), "{r}");
+        // With the piece in White's hand, a drop on 2b would be a real defence.
+        let old = handed_back(&end, r);
+        assert!(
+            !ends_line(&old),
+            "{r}: handed back, the capture position goes on"
+        );
+        assert!(
+            old.legal_moves()
+                .iter()
+                .any(|m| m.is_drop() && m.to().to_string() == "2b"),
+            "{r}: handed back, it can be dropped next to the king"
+        );
+    }
+}
+
+/// A 移動合 whose departure opens a flight square counts.
+///
+/// White: king 1a, knight 2a, pawn 1b, nothing in hand. Black: bishop 9i, pawn 7g, a gold in
+/// hand.
+///
+/// 1. 7g7f uncovers the bishop: check along the diagonal to 2b. The king cannot move (2a and
+///    1b hold its own pieces, 2b is on the line). The only reply is the knight's 2a3c.
+/// 2. 2a3c 9i3c+: the horse takes the knight, but 2a is empty now and the horse does not
+///    reach it: 1a2a. Its capture position does not end the line, so the 移動合 counts.
+/// 3. 1a2a G*2b: the gold, protected by the horse, covers 1a, 3a, 3b; 1b is White's own:
+///    mate in 5, the knight left over.
+///
+/// With the knight handed back to White's hand, the rule took 2a3c for futile (its capture
+/// position is mated in 2, sooner than the 4 plies counted) and called this a mate in 3,
+/// showing 5 plies: a length shorter than the play.
+#[test]
+fn l_moving_interposition_that_opens_a_flight_counts() {
+    let p = Problem {
+        sfen: "7nk/8p/9/9/9/9/2P6/9/B8 b G 1",
+        length: 5,
+        line: "7g7f 2a3c 9i3c+ 1a2a G*2b",
+        plain: Some(5),
+        plain_plies: 5,
+    };
+    let line = check(&p);
+    counted_interposition(&p, &line, 2);
+    let at = after(&p, &line, 1);
+    let dc = distant_check(&at).unwrap();
+    assert!(capture_position(&at, &dc, line.moves()[1]).is_none());
+    assert_eq!(line.hand_left().to_string(), "N");
+}
+
+/// The rule stays on the safe side: a 移動合 is futile only when its capture position ends
+/// the line. Here that makes a mate in 7 of what composers count as a mate in 5.
+///
+/// The position of (l) with a White silver on 4c, which can also move in (4c4d). After
+/// 7g7f 4c4d 9i4d the silver is held by Black and the knight's 2a3c is still a real
+/// defence (it opens 2a), so the silver's capture position does not end the line and the
+/// silver's 移動合 counts: 7g7f 4c4d 9i4d 2a3c 4d3c+ 1a2a S*2b (the silver dropped; G*2b is as
+/// short). Composers would call 4c4d futile (the mate after its capture is the mate of (l)),
+/// but telling that apart needs the mate lengths of two positions (see `tsume::rules`); the
+/// interposition is counted, which can only make a length longer, never shorter.
+#[test]
+fn m_moving_interposition_before_a_real_one_counts() {
+    let p = Problem {
+        sfen: "7nk/8p/5s3/9/9/9/2P6/9/B8 b G 1",
+        length: 7,
+        line: "7g7f 4c4d 9i4d 2a3c 4d3c+ 1a2a S*2b",
+        plain: Some(7),
+        plain_plies: 7,
+    };
+    let line = check(&p);
+    counted_interposition(&p, &line, 2);
+    counted_interposition(&p, &line, 4);
+}
+
+/// A 移動合 whose departure opens a line for another defender piece counts.
+///
+/// White: king 1a, pawn 1b, lance 4a, silver 4c (on the lance's file), nothing in hand.
+/// Black: bishop 9i, pawn 7g, gold 3a, nothing in hand.
+///
+/// 7g7f uncovers the bishop. The king cannot move (2a is the gold's, 1b its pawn's), and the
+/// only reply is the silver's 4c4d. It unblocks file 4: if the bishop takes on 4d, the lance
+/// takes the bishop. So its capture position does not end the line, and Black has no mate at
+/// all (the brute force: none within 7 plies; Black's other check, 3a2a, is taken by the
+/// king). Had the silver's move been futile, 7g7f would have been a mate in 1.
+#[test]
+fn n_moving_interposition_that_opens_a_line_counts() {
+    let sfen = "5lG1k/8p/5s3/9/9/9/2P6/9/B8 b - 1";
+    for s in [sfen.to_string(), flip_sfen(sfen)] {
+        let pos = Position::from_sfen(&s).unwrap();
+        let mut brute = Brute::new(true, BRUTE_NODES);
+        assert_eq!(brute.shortest(&pos, 7), Some(None), "{s}");
+        let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+        assert!(
+            matches!(solver.solve(&pos).outcome, Outcome::NoMate),
+            "{s}: expected no mate"
+        );
+    }
+    let mut at = Position::from_sfen(sfen).unwrap();
+    at.play(at.parse_usi_move("7g7f").unwrap()).unwrap();
+    let replies: Vec<String> = at.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(replies, ["4c4d"]);
+    assert!(!ends_line(&at) && !is_mate_with_futile_interpositions(&at));
+    let dc = distant_check(&at).unwrap();
+    assert!(capture_position(&at, &dc, Move::from_usi("4c4d").unwrap()).is_none());
 }
 
 // =============================================================================================

@@ -26,7 +26,10 @@ const NO_MATE: &str = "4k4/9/9/9/9/9/9/9/4K4 b G2r2b3g4s4n4l18p 1";
 const LONG: &str =
     "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
 /// Black to move is in check (knight on 2f) and mates by getting out of it with a discovered
-/// check: 1h2g (the lance on 1i then checks 1a), 2f1h+ (a real interposition), 1i1h.
+/// check: 1h2g (the lance on 1i then checks 1a). White's only reply, 2f1h+, is a futile
+/// interposition (移動合): 1i1h takes the knight, which goes to neither hand, and that is mate,
+/// so the line ends at 1h2g. (When the rule gave the moved knight back to White's hand, White
+/// could drop it again between and the 移動合 counted: 1h2g 2f1h+ 1i1h.)
 const IN_CHECK_MATE: &str = "8k/6G2/9/9/9/7n1/9/8K/8L b - 1";
 /// The same without the lance: no evasion gives check, so no mate.
 const IN_CHECK_NO_MATE: &str = "8k/6G2/9/9/9/7n1/9/8K/9 b - 1";
@@ -424,7 +427,7 @@ fn a_whole_conversation() {
     let moves = verified(IN_CHECK_MATE, &answer);
     let pos = Position::from_sfen(IN_CHECK_MATE).unwrap();
     assert!(pos.in_check() && pos.evasions().contains(&moves[0]));
-    assert_eq!(answer, "checkmate 1h2g 2f1h+ 1i1h");
+    assert_eq!(answer, "checkmate 1h2g");
     let (info, answer) = e.go_mate(IN_CHECK_NO_MATE, "10000");
     assert_eq!(answer, "checkmate nomate");
     assert!(

@@ -1,6 +1,7 @@
 //! Futile interpositions (無駄合, mudaai): the positions the definition compares.
 //!
-//! The definition this crate implements ([`crate::rules`] has it with the other rules):
+//! The definition this crate implements ([`crate::rules`] has it with the other rules and
+//! the reasons):
 //!
 //! * An **interposition** (合駒) is a defender reply, by drop or by moving a piece other than
 //!   the king (移動合), onto a square strictly between the king and a single checker that gives
@@ -8,16 +9,29 @@
 //!   square between it and the king).
 //! * Its **capture position** Q is the position after the interposition and the checker's
 //!   capture of the interposed piece (a rook or bishop promotes when it may; a lance does not
-//!   unless it must), with the captured piece handed back from the attacker's hand to the
-//!   defender's: the checker has come closer and nobody gained anything. For a drop, Q is the
-//!   starting position with the checker moved to the interposition square.
-//! * The reply is worth the smaller of: one ply plus the mate length after it (the
+//!   unless it must). The captured piece leaves the attacker's hand: a dropped one goes back
+//!   to the defender's (Q is the starting position with the checker moved to the
+//!   interposition square: as if the drop had not been made); a moved one goes to neither hand
+//!   ([`Position::take_out_of_play`]: the attacker holds it and never uses it, the defender had
+//!   it on the board, not in hand), its square left empty as in the game.
+//! * A drop is worth the smaller of: one ply plus the mate length after it (the
 //!   interposition counted), and the mate length from Q (the interposition and its capture not
 //!   counted). It is **futile** when the second is what it is worth: the attacker can capture
 //!   the piece and mate without ever using it in no more moves than the rest of the line.
+//! * A 移動合 has a capture position only when Q ends the line (below); it is then futile and
+//!   worth nothing, else it has none and counts. Whether the square it left matters (a flight,
+//!   a line it opens) would otherwise take two mate lengths to tell; a mate at once settles it.
+//!   This is what makes a chain of 移動合 after a distant check futile, each capture position
+//!   ending the line because the next one does.
 //! * A futile interposition is neither counted nor shown: a defender node where every reply
 //!   is futile with a mate in 0 from Q (Q itself is mate, or mate in the same sense) ends the
 //!   line, as a checkmate does.
+//!
+//! Not covered: a drop whose Q (the piece handed back) repeats a position of the line, as in a
+//! horse or dragon saw (馬鋸, 龍鋸) that retreats with check while the defender drops pawns on
+//! the squares it left. Q is then a repetition, never mated, so the drop counts. Leaving such
+//! drops out is a rule about the line played, not about positions, and the table's proofs are
+//! path-independent.
 
 use crate::bitboard::{self, Bitboard};
 use crate::moves::Move;
@@ -59,8 +73,20 @@ pub(crate) fn capture_move(pos: &Position, mv: Move, checker: Square) -> Move {
 }
 
 /// The capture position of the interposition `mv` in `pos` (see the module docs), given the
-/// distant checker's square. `None` when the checker cannot legally capture with check.
+/// distant checker's square. `None` when the checker cannot legally capture with check, and
+/// for a moving interposition (移動合) whose capture position does not end the line (such an
+/// interposition always counts).
 pub(crate) fn capture_position(pos: &Position, mv: Move, checker: Square) -> Option<Position> {
+    capture_position_in(pos, mv, checker, &mut AHashMap::new())
+}
+
+/// [`capture_position`] with the line-end answers for capture positions remembered.
+fn capture_position_in(
+    pos: &Position,
+    mv: Move,
+    checker: Square,
+    memo: &mut AHashMap<u64, bool>,
+) -> Option<Position> {
     let defender = pos.side_to_move();
     let attacker = defender.flip();
     let interposed = match mv.from() {
@@ -75,15 +101,23 @@ pub(crate) fn capture_position(pos: &Position, mv: Move, checker: Square) -> Opt
     if !q.in_check() {
         return None;
     }
-    q.hand_back(attacker, interposed);
-    Some(q)
+    if mv.is_drop() {
+        // As if the drop had not been made: the defender keeps the piece.
+        q.hand_back(attacker, interposed);
+        return Some(q);
+    }
+    // A moved piece came from the board, not from the hand: it goes to neither hand (the
+    // attacker holds it and never uses it). Its square stays empty, as in the game, and the
+    // interposition is futile only if that changes nothing: the capture position ends the line.
+    q.take_out_of_play(attacker, interposed);
+    ends_line(&q, memo).then_some(q)
 }
 
-/// The keys of the capture position (board key, full key), without building it when the
-/// attacker has no king (then the capture is always legal and always checks). `None` when
-/// there is no capture position.
+/// The keys of the capture position (board key, full key), without building it for a drop
+/// when the attacker has no king (then the capture is always legal and always checks, and the
+/// capture position always exists). `None` when there is no capture position.
 pub(crate) fn capture_keys(pos: &Position, mv: Move, checker: Square) -> Option<(u64, u64)> {
-    if pos.king_square(pos.side_to_move().flip()).is_some() {
+    if !mv.is_drop() || pos.king_square(pos.side_to_move().flip()).is_some() {
         let q = capture_position(pos, mv, checker)?;
         return Some((q.board_key(), q.key()));
     }
@@ -115,7 +149,7 @@ fn ends_line(pos: &Position, memo: &mut AHashMap<u64, bool>) -> bool {
         // A king move is never an interposition (the king cannot stay on the checked line).
         replies.iter().all(|&mv| {
             between.contains(mv.to())
-                && capture_position(pos, mv, checker).is_some_and(|q| ends_line(&q, memo))
+                && capture_position_in(pos, mv, checker, memo).is_some_and(|q| ends_line(&q, memo))
         })
     } else {
         false
@@ -173,7 +207,11 @@ mod tests {
             "8k/6s2/5g3/9/9/9/9/9/B8 w 2r3g3s4n4l18pb 1",
             // Lance from 1i up the file to 1a.
             "8k/9/9/9/9/9/9/9/8L w 2r2b4g4s4n3l18p 1",
+            // Bishop from 9i again, White with nothing in hand: every 移動合 (knight 6c5e,
+            // silvers 4c4d and 2d3c) has a capture position, which ends the line.
+            "6G1k/8p/3n1s3/7s1/9/9/4P4/9/B8 w - 1",
         ];
+        let mut moved = 0;
         for sfen in sfens {
             let pos = Position::from_sfen(sfen).unwrap();
             let (checker, between) = distant_check(&pos).expect(sfen);
@@ -182,17 +220,39 @@ mod tests {
                 if !between.contains(mv.to()) {
                     continue;
                 }
-                let q = capture_position(&pos, mv, checker).expect("a capture");
-                assert_eq!(q.board_key(), q.compute_board_key());
+                let Some(q) = capture_position(&pos, mv, checker) else {
+                    // Only a 移動合 whose capture position would not end the line has none.
+                    assert!(!mv.is_drop(), "{sfen} {mv}");
+                    assert_eq!(capture_keys(&pos, mv, checker), None, "{sfen} {mv}");
+                    continue;
+                };
                 assert_eq!(q.hand_key(), q.compute_hand_key());
                 assert_eq!(
                     capture_keys(&pos, mv, checker),
                     Some((q.board_key(), q.key())),
                     "{sfen} {mv}"
                 );
+                let promote = capture_promotes(&pos, checker, mv.to());
+                let (board, hands) = pos.capture_keys_after(mv, checker, promote);
+                assert_eq!((board, hands), (q.board_key(), q.hand_key()), "{sfen} {mv}");
+                if mv.is_drop() {
+                    assert_eq!(q.board_key(), q.compute_board_key());
+                } else {
+                    // The moved piece is in neither hand, and the board key says so: it never
+                    // meets the key of the position where the defender holds the piece.
+                    assert_ne!(q.board_key(), q.compute_board_key(), "{sfen} {mv}");
+                    assert!(ends_line(&q, &mut AHashMap::new()), "{sfen} {mv}");
+                    let kind = pos.piece_at(mv.from().unwrap()).unwrap().kind().unpromote();
+                    assert_eq!(
+                        q.hand(Color::White).count(kind),
+                        pos.hand(Color::White).count(kind)
+                    );
+                    moved += 1;
+                }
                 seen += 1;
             }
             assert!(seen > 0, "{sfen}");
         }
+        assert_eq!(moved, 3, "the three 移動合 of the last position");
     }
 }

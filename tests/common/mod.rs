@@ -11,8 +11,11 @@
 //!   strictly between the checker and the king.
 //! * Its **capture position** Q: play the interposition, then the checker captures on that
 //!   square (a rook or bishop promotes if the move starts or ends in the attacker's promotion
-//!   zone, otherwise not; a lance never promotes), then the captured piece (unpromoted) goes
-//!   from the attacker's hand back to the defender's. No Q when that capture is illegal.
+//!   zone, otherwise not; a lance never promotes), then the captured piece (unpromoted) leaves
+//!   the attacker's hand: a dropped piece goes back to the defender's hand, a moved one (移動合)
+//!   is in neither hand (the defender had it on the board, not in hand; the attacker holds it
+//!   but never uses it). No Q when that capture is illegal, and none for a moving
+//!   interposition whose Q does not end the line (below): such an interposition is counted.
 //! * L (mate length, plies) of an attacker node: the least `1 + V(child)` over its checks.
 //!   V of a defender node: the greatest value of a reply, `1 + L(child)` for a
 //!   non-interposition and `min(V(Q), 1 + L(child))` for an interposition; 0 with no reply.
@@ -130,7 +133,8 @@ pub fn with_hands(pos: &Position, black: Hand, white: Hand) -> Position {
 }
 
 /// The capture position Q of the interposition `mv` in `pos`, or `None` when the checker
-/// cannot legally capture.
+/// cannot legally capture. A dropped piece goes back to the defender's hand; a moved one
+/// (移動合) is in neither hand, and has a Q only when that Q ends the line.
 pub fn capture_position(pos: &Position, dc: &DistantCheck, mv: Move) -> Option<Position> {
     let defender = pos.side_to_move();
     let attacker = defender.flip();
@@ -152,12 +156,19 @@ pub fn capture_position(pos: &Position, dc: &DistantCheck, mv: Move) -> Option<P
     let mut att = q.hand(attacker);
     let mut def = q.hand(defender);
     att.remove(interposed);
-    def.add(interposed);
+    if mv.from().is_none() {
+        def.add(interposed);
+    }
     let (black, white) = match attacker {
         Color::Black => (att, def),
         Color::White => (def, att),
     };
-    Some(with_hands(&q, black, white))
+    let q = with_hands(&q, black, white);
+    // A moving interposition is futile only when its capture position ends the line.
+    if mv.from().is_some() && !ends_line(&q) {
+        return None;
+    }
+    Some(q)
 }
 
 /// Whether the defender's position `pos` ends a tsume line: checkmate, or every reply an
