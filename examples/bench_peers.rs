@@ -10,6 +10,9 @@
 //!     [--only NAME[,NAME...]] [--peers shtsume,komoring] [--wrappers ../shared/peers] [FILE]
 //! ```
 //!
+//! With `--totals`, one row per engine for the whole file instead (for a suite such as
+//! problems/random.sfen: `--totals --all --time 10`).
+//!
 //! FILE defaults to problems/long.sfen (`<sfen> # <expected> <name>` per line); without
 //! `--only`, the problems with a stated length are run (`--all` for every one). A peer's
 //! seconds are the wrapper's wall clock from `go mate` to its answer; ours are the solver's
@@ -46,6 +49,10 @@ struct Args {
     /// Peers to run, comma-separated (`shtsume`, `komoring`; empty for none).
     #[arg(long, default_value = "shtsume,komoring")]
     peers: String,
+    /// Print only the totals over the problems (a suite such as problems/random.sfen), with
+    /// every problem whose lengths differ listed on standard error.
+    #[arg(long)]
+    totals: bool,
     /// Folder of the peer wrappers (`shtsume_solve.sh`, `komoring_solve.sh`).
     #[arg(long, default_value = "../shared/peers")]
     wrappers: PathBuf,
@@ -190,7 +197,10 @@ fn main() {
         header.push_str(&format!(" {p} | s | nodes | ours/{p} |"));
         rule.push_str("---|---|---|---|");
     }
-    println!("{header}\n{rule}");
+    if !args.totals {
+        println!("{header}\n{rule}");
+    }
+    let mut sums = vec![Total::default(); peers.len() + 1];
     for problem in tsume::problem::read_file(&args.file) {
         let problem = match problem {
             Ok(p) => p,
@@ -215,6 +225,7 @@ fn main() {
         }
         let sfen = problem.position.to_sfen();
         let mine = ours(&mut solver, &problem.position, args.runs.max(1));
+        sums[0].add(&mine, mine.length);
         let mut row = format!("| {name} | {} |", cells(&mine));
         for p in &peers {
             let script = if *p == "shtsume" {
@@ -223,17 +234,85 @@ fn main() {
                 "komoring_solve.sh"
             };
             match peer(&args, script, &sfen) {
-                Ok(a) => row.push_str(&format!(
-                    " {} | {:.2} |",
-                    cells(&a),
-                    mine.seconds / a.seconds.max(1e-3)
-                )),
+                Ok(a) => {
+                    let i = 1 + peers
+                        .iter()
+                        .position(|q| q == p)
+                        .expect("a peer of the list");
+                    sums[i].add(&a, mine.length);
+                    if args.totals && a.length != mine.length {
+                        eprintln!(
+                            "{name}: ours {:?} (proven {:?}), {p} {:?} ({})",
+                            mine.length, mine.proven, a.length, a.verdict
+                        );
+                    }
+                    row.push_str(&format!(
+                        " {} | {:.2} |",
+                        cells(&a),
+                        mine.seconds / a.seconds.max(1e-3)
+                    ))
+                }
                 Err(e) => {
                     eprintln!("{e}");
                     std::process::exit(1);
                 }
             }
         }
-        println!("{row}");
+        if !args.totals {
+            println!("{row}");
+        }
+    }
+    if args.totals {
+        let t = &sums[0];
+        println!(
+            "| engine | problems | mates | proven shortest | same length as ours | seconds (sum of medians) | nodes | time / ours |"
+        );
+        println!("|---|---|---|---|---|---|---|---|");
+        println!(
+            "| ours | {} | {} | {} | - | {:.2} | {} | 1.00 |",
+            t.problems, t.mates, t.proven, t.seconds, t.nodes
+        );
+        for (p, s) in peers.iter().zip(&sums[1..]) {
+            println!(
+                "| {p} | {} | {} | - | {} | {:.2} | {}{} | {:.2} |",
+                s.problems,
+                s.mates,
+                s.same,
+                s.seconds,
+                s.nodes,
+                if s.nodes_missing > 0 {
+                    format!(" ({} without a count)", s.nodes_missing)
+                } else {
+                    String::new()
+                },
+                s.seconds / t.seconds.max(1e-9)
+            );
+        }
+    }
+}
+
+/// Sums over a suite for one engine.
+#[derive(Clone, Default)]
+struct Total {
+    problems: usize,
+    mates: usize,
+    proven: usize,
+    same: usize,
+    seconds: f64,
+    nodes: u64,
+    nodes_missing: usize,
+}
+
+impl Total {
+    fn add(&mut self, a: &Answer, ours: Option<u32>) {
+        self.problems += 1;
+        self.mates += a.length.is_some() as usize;
+        self.proven += (a.proven == Some(true)) as usize;
+        self.same += (a.length.is_some() && a.length == ours) as usize;
+        self.seconds += a.seconds;
+        match a.nodes {
+            Some(n) => self.nodes += n,
+            None => self.nodes_missing += 1,
+        }
     }
 }

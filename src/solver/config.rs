@@ -52,6 +52,12 @@ impl SolverConfig {
     /// [`SolverConfig::shortest_node_limit`] is `None` it is as many nodes as the first proof
     /// took, and at least this many: short problems prove their length within it).
     pub const MIN_SHORTEST_NODES: u64 = 200_000;
+    /// The least automatic allowance when the first proof is a short mate (at most 41
+    /// plies): proving a short mate minimal means refuting every shorter budget in turn,
+    /// which can cost far more than a first proof that came quickly. On the random suite
+    /// (`problems/random.sfen`, mates of 1-25 plies) 200,000 left 9 of the first 74 unproven,
+    /// 2,000,000 four and 4,000,000 one (benches/README.md, "Proving short mates").
+    pub const MIN_SHORT_MATE_SHORTEST_NODES: u64 = 4_000_000;
     /// The least automatic share of one checker question (when
     /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution
     /// took, and at least this many).
@@ -121,7 +127,9 @@ impl SolverConfig {
     /// Nodes allowed, after the first proof, for proving the mate length minimal and for
     /// walking the main line (each "is there a mate in N-2?" search and each decision of the
     /// walk draws on them). `None` (the default): as many as the first proof took, and at
-    /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES). When they run out the mate is
+    /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES), or
+    /// [`MIN_SHORT_MATE_SHORTEST_NODES`](Self::MIN_SHORT_MATE_SHORTEST_NODES) when the first
+    /// proof is at most 41 plies long. When they run out the mate is
     /// still reported with its proven length, [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false. The node and
     /// time limits apply on top.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {

@@ -79,7 +79,12 @@ pub(crate) fn main_line(
     alternatives: bool,
     shortcuts: bool,
 ) -> Outcome {
-    let allowance = shortest_nodes.unwrap_or(search.nodes().max(SolverConfig::MIN_SHORTEST_NODES));
+    let floor = if len <= EXHAUSTIVE_PLIES {
+        SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES
+    } else {
+        SolverConfig::MIN_SHORTEST_NODES
+    };
+    let allowance = shortest_nodes.unwrap_or(search.nodes().max(floor));
     let stop_at = search.nodes().saturating_add(allowance);
     // Each search for a shorter mate gets a share of the allowance: the last one, which
     // must show there is none, is the hard one for long problems, and a share keeps its
