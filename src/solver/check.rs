@@ -1023,12 +1023,21 @@ impl Checker<'_, '_> {
                 Some(q) => self.search.within(q, NodeKind::And, rest, path, cap),
                 None => Within::No,
             };
-            if matches!(short, Within::Yes(_)) || matches!(q_short, Within::Yes(_)) {
+            if matches!(q_short, Within::Yes(_)) {
+                continue; // a futile interposition: no variation
+            }
+            if let Within::Yes(found) = short {
+                if self.config.get_check_variations() {
+                    self.variation_mates(walk, k, mv, &c, found);
+                }
                 continue;
             }
             let same = self.search.within(&c, NodeKind::Or, rest - 1, path, cap);
             match (short, q_short, same) {
-                (Within::No, Within::No, Within::Yes(_)) => {
+                (Within::No, Within::No, Within::Yes(found)) => {
+                    if self.config.get_check_variations() {
+                        self.variation_mates(walk, k, mv, &c, found);
+                    }
                     self.equal_length(walk, k, mv, &c, rest)
                 }
                 (Within::No, Within::No, Within::No) => self.longer(walk, k, mv, &c, rest),
@@ -1039,6 +1048,59 @@ impl Checker<'_, '_> {
                     format!("is this defence as long as the line ({rest} plies)?"),
                 ),
             }
+        }
+    }
+
+    /// 変化別詰: after `defence` at defender ply `k` (reaching `child`, mated within `found`
+    /// plies, no later than the line), the checks that mate as quickly as the quickest. The
+    /// first in generation order is the variation's mate, each other one a note. Only the
+    /// first attacker ply of the variation is examined, only when its shortest mate is proven
+    /// and at least 3 plies (a variation's last move with two mates is left out, as noisy as
+    /// it is harmless), and a question that its share cannot settle is not listed: the kind
+    /// is a note, it cannot change the verdict.
+    fn variation_mates(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        defence: Move,
+        child: &Position,
+        found: u16,
+    ) {
+        let path = &walk.keys[..=k];
+        let (len, exact) = self.shortest(child, path, found);
+        if !exact || len < 3 {
+            return;
+        }
+        let mut inner = path.to_vec();
+        inner.push(child.key());
+        let mut first: Option<Move> = None;
+        for mv in child.check_moves() {
+            let mut c = child.clone();
+            c.play_unchecked(mv);
+            let w = self
+                .search
+                .within(&c, NodeKind::And, len as i32 - 1, &inner, Some(self.cap));
+            if !matches!(w, Within::Yes(_)) {
+                continue;
+            }
+            let Some(main) = first else {
+                first = Some(mv);
+                continue;
+            };
+            let rest = (walk.moves.len() - k) as u32;
+            self.flaws.push(Flaw {
+                kind: FlawKind::VariationAlternativeMate,
+                ply: k + 1,
+                moves: vec![defence, mv],
+                length: Some(len as u32 + 1),
+                length_exact: true,
+                line_length: Some(rest),
+                rejoin_ply: None,
+                fatal: false,
+                detail: format!(
+                    "after this defence, this check mates in {len} plies, as quickly as {main}"
+                ),
+            });
         }
     }
 
