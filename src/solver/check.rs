@@ -799,7 +799,7 @@ impl Checker<'_, '_> {
                 Within::Yes(_) => {}
             }
             // It mates: again, with the line's positions off limits.
-            match self.side_search(walk, k, &c, Rejoin::Never) {
+            match self.side_search(walk, k, &c, Rejoin::Never, Plies::Unlimited) {
                 Side::Mate(len, exact) => {
                     self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest)
                 }
@@ -830,7 +830,7 @@ impl Checker<'_, '_> {
         // allow: it starts afresh for the next question (see `Rejoin`).
         self.side_dirty = true;
         if !promotion_choice {
-            match self.side_search(walk, k, c, Rejoin::Earlier) {
+            match self.side_search(walk, k, c, Rejoin::Earlier, Plies::Unlimited) {
                 Side::Mate(len, exact) => {
                     self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest);
                     return;
@@ -852,7 +852,14 @@ impl Checker<'_, '_> {
         } else {
             FlawKind::Transposition
         };
-        match self.side_search(walk, k, c, Rejoin::SamePly) {
+        let side = match self.side_search(walk, k, c, Rejoin::SamePly, Plies::Unlimited) {
+            Side::Mate(..) => match self.against_line(walk, k, mv, c, kind, rest) {
+                Some(len) => Side::Mate(len.0, len.1),
+                None => return, // a second solution after all, or undecided: recorded
+            },
+            other => other,
+        };
+        match side {
             Side::Mate(len, exact) => {
                 let found = rejoin_order(walk, k, mv, c, promotion_choice);
                 let (moves, rejoin) = match found {
@@ -862,13 +869,31 @@ impl Checker<'_, '_> {
                 self.push_alternative(kind, k, moves, len, exact, rest);
                 if let Some(f) = self.flaws.last_mut() {
                     f.rejoin_ply = rejoin;
+                    let n = walk.moves.len();
                     f.detail = match rejoin {
-                        Some(j) => format!(
-                            "{}; it reaches the line's position after ply {j}, {} plies \
-                             from the end",
-                            f.detail,
-                            walk.moves.len() - j
-                        ),
+                        Some(j) => {
+                            // The line's own moves in another order, or other moves.
+                            let mut ours = f.moves.clone();
+                            let mut theirs = walk.moves[k..j].to_vec();
+                            ours.sort_unstable_by_key(|m| m.raw());
+                            theirs.sort_unstable_by_key(|m| m.raw());
+                            let how = if kind == FlawKind::PromotionChoice {
+                                ""
+                            } else if ours == theirs {
+                                " by the line's own moves in another order"
+                            } else {
+                                " by other moves"
+                            };
+                            let at = match n - j {
+                                0 => "the line's final position".to_string(),
+                                1 => "1 ply from the end".to_string(),
+                                d => format!("{d} plies from the end"),
+                            };
+                            format!(
+                                "{}; it reaches{how} the line's position after ply {j}, {at}",
+                                f.detail
+                            )
+                        }
                         None => format!(
                             "{}; it mates only through the line's positions, reached no \
                              later than the line (the order was not found by a short search)",
@@ -877,7 +902,7 @@ impl Checker<'_, '_> {
                     };
                 }
             }
-            Side::NoMate => {} // a detour back to the line
+            Side::NoMate => {} // only a detour back to the line
             Side::Unknown => self.undecided(
                 k + 1,
                 Some(mv),
@@ -886,6 +911,84 @@ impl Checker<'_, '_> {
                  (手順前後 / 非限定), or only after a detour?"
                     .into(),
             ),
+        }
+    }
+
+    /// A check at ply `k` (reaching `c`) that mates through the line's positions: is it
+    /// as quick as the line? Asked on the main table, without exclusions: the side table
+    /// treats the capture position of a futile interposition (無駄合) as reached two plies
+    /// later than the plies counted, so a line position reached through one would look like
+    /// a detour there. Slower (the defender has a longer way out, where the two never meet):
+    /// 余詰, pushed here. For 手順前後, faster (it joins the line sooner) is 余詰 too; for
+    /// 非限定, "no later than the line" allows it. The length to report after the check and
+    /// whether it is exact; `None` when a flaw or an undecided question was recorded instead.
+    fn against_line(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        mv: Move,
+        c: &Position,
+        kind: FlawKind,
+        rest: i32,
+    ) -> Option<(u16, bool)> {
+        let path = &walk.keys[..=k];
+        let undecided = |me: &mut Self| {
+            me.undecided(
+                k + 1,
+                Some(mv),
+                Question::Transposition,
+                format!("does this check, which mates through the line, mate within the line's {rest} plies?"),
+            );
+            None
+        };
+        let as_long = match self
+            .search
+            .within(c, NodeKind::And, rest - 1, path, Some(self.cap))
+        {
+            Within::Yes(l) => l,
+            Within::Unknown => return undecided(self),
+            Within::No => {
+                let (len, exact) =
+                    match self
+                        .search
+                        .within_any(c, NodeKind::And, path, Some(self.cap))
+                    {
+                        Within::Yes(l) => (l, false),
+                        _ => (0, false),
+                    };
+                self.push_alternative(
+                    FlawKind::AlternativeMate,
+                    k,
+                    vec![mv],
+                    len.max(rest as u16),
+                    exact,
+                    rest,
+                );
+                if let Some(f) = self.flaws.last_mut() {
+                    f.length = (len > 0).then_some(len as u32 + 1);
+                    f.detail = format!(
+                        "this check also forces mate, longer than the line ({rest} plies): it \
+                         meets the line only in some variations"
+                    );
+                }
+                return None;
+            }
+        };
+        match self
+            .search
+            .within(c, NodeKind::And, rest - 3, path, Some(self.cap))
+        {
+            Within::No => Some(((rest - 1) as u16, true)),
+            Within::Yes(l) if kind == FlawKind::PromotionChoice => Some((l.min(as_long), false)),
+            Within::Yes(l) => {
+                self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], l, false, rest);
+                if let Some(f) = self.flaws.last_mut() {
+                    f.detail
+                        .push_str(", sooner than the line, through its positions");
+                }
+                None
+            }
+            Within::Unknown => undecided(self),
         }
     }
 
@@ -901,7 +1004,7 @@ impl Checker<'_, '_> {
     ) {
         let what = match kind {
             FlawKind::PromotionChoice => "the other promotion choice also forces mate",
-            FlawKind::Transposition => "this check also forces mate, by another order of moves",
+            FlawKind::Transposition => "this check also forces mate, through the line",
             _ => "this check also forces mate",
         };
         self.flaws.push(Flaw {
@@ -924,7 +1027,14 @@ impl Checker<'_, '_> {
     /// Searches `child` (a defender node after an alternative check at ply `k`) on the side
     /// table, with the line's positions treated as not mated as `rejoin` says, and shortens
     /// a mate it finds with a share of the question's nodes.
-    fn side_search(&mut self, walk: &Walk, k: usize, child: &Position, rejoin: Rejoin) -> Side {
+    fn side_search(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        child: &Position,
+        rejoin: Rejoin,
+        budget: Plies,
+    ) -> Side {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
             match Table::try_new((self.config.get_hash_mib() / 2).max(1)) {
@@ -971,7 +1081,7 @@ impl Checker<'_, '_> {
         );
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
-        let v = side_search.solve_until(child, NodeKind::And, depth, Plies::Unlimited, self.cap);
+        let v = side_search.solve_until(child, NodeKind::And, depth, budget, self.cap);
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
                 let share = self.cap / DETOUR_SHORTEN_SHARE;
