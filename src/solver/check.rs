@@ -7,13 +7,21 @@
 //! the solver's table:
 //!
 //! - at each attacker ply but the last, does another check force mate (余詰)? A search that
-//!   finds one is repeated with every position of the line treated as not mated: a detour
-//!   (迂回手順) that only comes back to the line, same hands and all, is not a second solution;
+//!   finds one is repeated on a side table with every later position of the line treated as
+//!   not mated: a mate there is a second solution. One that mates only through the line's
+//!   positions is sorted by where it reaches them (see `Rejoin`): sooner than the line (余詰),
+//!   at the line's own ply (手順前後, a note), no later with the other promotion choice of the
+//!   played move (成・不成の非限定, a note), only later (a detour, 迂回手順: not reported); the
+//!   two notes only when they are as quick as the line (else 余詰), and fatal under
+//!   [`SolverConfig::strict_check`];
 //! - at the last ply, does another check mate at once (最終手余詰, a note)?
 //! - at each defender ply, does another reply last as long (変同, a note when the attacker
 //!   then ends with no pieces in hand) or longer (変長)? Futile interpositions (無駄合) are no
 //!   variations;
 //! - with an intended line, is there a shorter mate at some attacker ply (早詰)?
+//! - with [`SolverConfig::check_variations`], after each other defence mated no later than
+//!   the line, does a second check mate as quickly at the variation's first attacker ply
+//!   (変化別詰, a note)?
 //! - does the attacker end with pieces in hand (駒余り)?
 //!
 //! A question that its share of nodes cannot settle is reported as [`Undecided`], and the
