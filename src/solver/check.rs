@@ -823,12 +823,12 @@ impl Checker<'_, '_> {
     }
 
     /// A check at ply `k` that mates, but not without the line's later positions: how does
-    /// it use them? A promotion choice (the played move with
-    /// the other promotion flag) that mates without reaching any line position later than
-    /// the line is 非限定; another check that mates reaching a line position earlier than the
-    /// line does is 余詰 (it joins the line sooner); one that mates only through line
-    /// positions reached at the line's own ply is 手順前後; one that mates only by coming
-    /// back later is a detour (迂回手順), not reported.
+    /// it use them? A promotion choice (the played move with the other promotion flag) that
+    /// mates without reaching any line position later than the line is 非限定; another check
+    /// that mates reaching a line position sooner than the line does is 余詰 (it joins the
+    /// line early); one that mates only through line positions reached at the line's own ply
+    /// is 手順前後; one that mates only by coming back later is a detour (迂回手順), not
+    /// reported. The two notes must also be as quick as the line ([`Checker::against_line`]).
     fn classify(&mut self, walk: &Walk, k: usize, mv: Move, c: &Position, played: Move, rest: i32) {
         let promotion_choice = mv.from().is_some()
             && mv.from() == played.from()
@@ -956,24 +956,25 @@ impl Checker<'_, '_> {
             Within::Yes(l) => l,
             Within::Unknown => return undecided(self),
             Within::No => {
-                let (len, exact) =
-                    match self
-                        .search
-                        .within_any(c, NodeKind::And, path, Some(self.cap))
-                    {
-                        Within::Yes(l) => (l, false),
-                        _ => (0, false),
-                    };
+                // It mates (the first search said so): the length of the mate found, if the
+                // table still has it.
+                let len = match self
+                    .search
+                    .within_any(c, NodeKind::And, path, Some(self.cap))
+                {
+                    Within::Yes(l) => Some(l),
+                    _ => None,
+                };
                 self.push_alternative(
                     FlawKind::AlternativeMate,
                     k,
                     vec![mv],
-                    len.max(rest as u16),
-                    exact,
+                    len.unwrap_or(0),
+                    false,
                     rest,
                 );
                 if let Some(f) = self.flaws.last_mut() {
-                    f.length = (len > 0).then_some(len as u32 + 1);
+                    f.length = len.map(|l| l as u32 + 1);
                     f.detail = format!(
                         "this check also forces mate, longer than the line ({rest} plies): it \
                          meets the line only in some variations"
