@@ -71,15 +71,17 @@ pub enum FlawKind {
     LongerVariation,
     /// There is a shorter mate than the intended line (早詰, *hayazume*). Fatal.
     ShorterMate,
-    /// The same move with the other promotion choice also mates, and its play comes back to a
-    /// position of the line (same board, same hands, same side to move) no later than the
-    /// line reaches it (成・不成の非限定, *narazu hi-gentei*). A note by default; fatal with
-    /// [`SolverConfig::strict_check`].
+    /// The same move with the other promotion choice also mates, only through positions of
+    /// the line (same board, same hands, same side to move) that its play reaches no later
+    /// than the line does, and no slower than the line (成・不成の非限定, *narazu
+    /// hi-gentei*). A note by default; fatal with [`SolverConfig::strict_check`].
     PromotionChoice,
-    /// Another check also mates, but only by reaching a position of the line at the same ply
-    /// by another order of moves (手順前後, *tejun zengo*): a flaw, not a second solution. A
-    /// note by default; fatal with [`SolverConfig::strict_check`]. [`Flaw::rejoin_ply`] says
-    /// where the two orders meet.
+    /// Another check also mates, but only by reaching a position of the line at the line's
+    /// own ply by another order of moves, and as quickly as the line (手順前後, *tejun zengo*):
+    /// a flaw, not a second solution. A note by default (composers judge it leniently, the
+    /// more so near the end); fatal with [`SolverConfig::strict_check`].
+    /// [`Flaw::rejoin_ply`] says where the two orders meet, [`Flaw::line_length`] how far
+    /// from the end they part.
     Transposition,
     /// Inside a side variation (after another defence, mated no later than the line), a
     /// second attacker move mates as quickly as the first (変化別詰, *henka betsuzume*). A
