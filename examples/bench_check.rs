@@ -1,17 +1,23 @@
 //! What checking a problem costs next to solving it: a table of both, per problem.
 //!
 //! ```text
-//! cargo run --release --example bench_check -- [--runs 3] [--hash-mb 1024] [--quick]
+//! cargo run --release --example bench_check -- [--runs 3] [--hash-mb 1024] [--quick] [--suites-only]
 //! ```
 //!
 //! For each sound problem below, solves it and checks it (`Solver::check`) `--runs` times each
 //! on a fresh solver with the same settings, and prints the median times, the node counts
 //! (exact and repeatable) and the ratios check / solve. `--quick` leaves out 図巧98番, whose
-//! shortest length takes about a minute to prove.
+//! shortest length takes about a minute to prove, and the suites.
+//!
+//! Then the suites, once each: every problem of `problems/yaneuraou.sfen` and
+//! `problems/antma.sfen` solved, then checked, in order on one solver with a
+//! [`SUITE_HASH_MIB`] table and default settings otherwise (as `check_unique --hash-mb 256`
+//! does), with the totals: time, nodes (repeatable, unlike the times on a shared machine) and
+//! the verdicts.
 
 use clap::Parser;
 use std::time::Duration;
-use tsume::{Outcome, Position, Solver, SolverConfig};
+use tsume::{Outcome, Position, Solver, SolverConfig, Verdict};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -21,9 +27,56 @@ struct Args {
     /// Transposition table size in MiB.
     #[arg(long = "hash-mb", default_value_t = 1024)]
     hash_mb: usize,
-    /// Only the problems that take less than a second.
+    /// Only the problems that take less than a second (no suites).
     #[arg(long)]
     quick: bool,
+    /// Only the suites' totals.
+    #[arg(long)]
+    suites_only: bool,
+}
+
+/// The table size of the suites' solver, in MiB (the figure the timings are quoted for).
+const SUITE_HASH_MIB: usize = 256;
+
+/// The suites whose totals are measured.
+const SUITES: &[&str] = &["problems/yaneuraou.sfen", "problems/antma.sfen"];
+
+/// Solves, then checks, every problem of `file` on one solver each; prints the totals.
+fn suite(file: &str) {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let problems: Vec<_> = tsume::problem::read_file(&path)
+        .into_iter()
+        .map(|p| p.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let config = SolverConfig::new().hash_mib(SUITE_HASH_MIB);
+    let mut solver = Solver::new(config.clone());
+    let (mut solve_time, mut solve_nodes) = (Duration::ZERO, 0);
+    for p in &problems {
+        let sol = solver.solve(&p.position);
+        solve_time += sol.stats.elapsed;
+        solve_nodes += sol.stats.nodes;
+    }
+    let mut solver = Solver::new(config);
+    let (mut check_time, mut check_nodes) = (Duration::ZERO, 0);
+    let (mut sound, mut unsound, mut undecided, mut flaws) = (0, 0, 0, 0);
+    for p in &problems {
+        let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
+        let report = solver.check(&p.position, intended);
+        check_time += report.stats.elapsed;
+        check_nodes += report.stats.nodes;
+        flaws += report.flaws.len();
+        match report.verdict {
+            Verdict::Sound => sound += 1,
+            Verdict::Unsound => unsound += 1,
+            Verdict::Undecided => undecided += 1,
+        }
+    }
+    println!(
+        "| {file} | {} | {:.3} | {solve_nodes} | {:.3} | {check_nodes} | {sound} / {unsound} / {undecided} | {flaws} |",
+        problems.len(),
+        solve_time.as_secs_f64(),
+        check_time.as_secs_f64(),
+    );
 }
 
 /// (name, sfen, nodes allowed after the first proof for proving the length shortest).
@@ -72,6 +125,23 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn main() {
     let args = Args::parse();
+    if !args.suites_only {
+        problems(&args);
+    }
+    if !args.quick {
+        println!();
+        println!(
+            "| suite | problems | solve s | solve nodes | check s | check nodes | sound / unsound / undecided | flaws |"
+        );
+        println!("|---|---|---|---|---|---|---|---|");
+        for file in SUITES {
+            suite(file);
+        }
+    }
+}
+
+/// The table of single problems.
+fn problems(args: &Args) {
     println!(
         "| problem | solve: length | solve nodes | solve s | check: verdict | check nodes | check s | nodes ratio | time ratio |"
     );

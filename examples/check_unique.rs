@@ -60,6 +60,14 @@ struct Args {
     /// One JSON object per problem per line.
     #[arg(long)]
     json: bool,
+    /// Count 成・不成の非限定 (promotion_choice) and 手順前後 (transposition) as fatal, as the
+    /// letter of the rules does (default: notes).
+    #[arg(long)]
+    strict: bool,
+    /// Also look for 変化別詰 (variation_alternative_mate, a note): a second mating move at
+    /// the first attacker ply of each side variation. Costs a search per check there.
+    #[arg(long)]
+    variations: bool,
     /// Problems checked at once, one solver (and its share of --hash-mb) each; 0 = one per
     /// core.
     #[arg(long, default_value_t = 1)]
@@ -180,7 +188,7 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
         let mut what = format!(
             "  ply {:>3}  {} {} ({}): {}",
             f.ply,
-            if f.kind.is_fatal() { "FLAW" } else { "note" },
+            if f.fatal { "FLAW" } else { "note" },
             f.kind.japanese(),
             f.kind,
             f.detail
@@ -190,6 +198,22 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
                 "; {} [{}]",
                 flaw_kif(pos, report, f),
                 usi(&f.moves)
+            ));
+        }
+        // 手順前後 / 非限定: the line's own order up to where the two meet.
+        if let Some(j) = f
+            .rejoin_ply
+            .filter(|&j| j >= f.ply && j <= report.line.len())
+        {
+            let mut before = pos.clone();
+            for &m in &report.line[..f.ply - 1] {
+                before.play_unchecked(m);
+            }
+            let order = &report.line[f.ply - 1..j];
+            what.push_str(&format!(
+                "; the line's order: {} [{}]",
+                japanese_line(&before, order).join(" "),
+                usi(order)
             ));
         }
         say!("{what}");
@@ -363,7 +387,9 @@ fn main() -> ExitCode {
         args.shortest_nodes,
         args.time,
     )
-    .question_node_limit(args.question_nodes);
+    .question_node_limit(args.question_nodes)
+    .strict_check(args.strict)
+    .check_variations(args.variations);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let init = || common::new_solver(&config, search_progress, false);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {

@@ -37,7 +37,7 @@
 //! | `intended` | bool | whether that line is the intended one given with the problem |
 //! | `intended_moves` | array or null | the intended line as given |
 //! | `hand_left` | string | the attacker's hand at the end of the line checked |
-//! | `flaws` | array of objects | `kind` ([`crate::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`, `detail`: see [`Flaw`] |
+//! | `flaws` | array of objects | `kind` ([`crate::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `rejoin_ply`, `fatal` (as counted in this check: [`crate::SolverConfig::strict_check`]), `detail`: see [`Flaw`] |
 //! | `undecided` | array of objects | `ply`, `move` (or null), `kind` ([`crate::Question::name`]), `question`, `reason` |
 //! | `nodes`, `time_ms` | integers | counters over the whole check |
 //!
@@ -194,8 +194,8 @@ impl Serialize for Solution {
     }
 }
 
-/// `kind`, `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `fatal`,
-/// `detail`.
+/// `kind`, `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`,
+/// `rejoin_ply`, `fatal`, `detail`.
 impl Serialize for Flaw {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
@@ -207,6 +207,7 @@ impl Serialize for Flaw {
             length: Option<u32>,
             length_exact: bool,
             line_length: Option<u32>,
+            rejoin_ply: Option<usize>,
             fatal: bool,
             detail: &'a str,
         }
@@ -218,7 +219,8 @@ impl Serialize for Flaw {
             length: self.length,
             length_exact: self.length_exact,
             line_length: self.line_length,
-            fatal: self.kind.is_fatal(),
+            rejoin_ply: self.rejoin_ply,
+            fatal: self.fatal,
             detail: &self.detail,
         }
         .serialize(s)

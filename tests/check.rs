@@ -15,11 +15,22 @@ use tsume::{
 /// The configuration the documented results were produced with (`check_unique --hash-mb 64
 /// --question-nodes 300000`); flawed.sfen uses a larger question share.
 fn solver(question_nodes: u64) -> Solver {
-    Solver::new(
-        SolverConfig::new()
-            .hash_mib(64)
-            .question_node_limit(Some(question_nodes)),
-    )
+    Solver::new(config(question_nodes))
+}
+
+fn config(question_nodes: u64) -> SolverConfig {
+    SolverConfig::new()
+        .hash_mib(64)
+        .question_node_limit(Some(question_nodes))
+}
+
+/// The position after `moves` from `root`, if they are legal.
+fn after(root: &Position, moves: &[Move]) -> Option<Position> {
+    let mut p = root.clone();
+    for &mv in moves {
+        p.play(mv).ok()?;
+    }
+    Some(p)
 }
 
 /// The problems of `problems/<file>`, read by the library: line number, position, intended
@@ -150,6 +161,71 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                     bad.push(format!("{what}: not shorter"));
                 }
             }
+            FlawKind::PromotionChoice | FlawKind::Transposition => {
+                let pos = before(root, &report.line, f.ply);
+                let mv = f.moves[0];
+                let played = report.line[f.ply - 1];
+                if !pos.is_legal(mv) || !pos.gives_check(mv) {
+                    bad.push(format!("{what}: not a legal check"));
+                    continue;
+                }
+                let flip = mv.from().is_some()
+                    && mv.from() == played.from()
+                    && mv.to() == played.to()
+                    && mv.is_promotion() != played.is_promotion();
+                if flip != (f.kind == FlawKind::PromotionChoice) {
+                    bad.push(format!("{what}: promotion flip {flip} against {played}"));
+                }
+                // No slower than the line.
+                if f.length > f.line_length {
+                    bad.push(format!("{what}: longer than the line"));
+                }
+                let mut c = pos.clone();
+                c.play_unchecked(mv);
+                let len = f.length.expect("a length");
+                if len <= 7 {
+                    if let Some(None) = brute.defender_value(&c, len - 1) {
+                        bad.push(format!("{what}: brute force finds no mate"));
+                    }
+                }
+                // The order shown reaches the line's position: at the same ply for 手順前後,
+                // no later for 非限定.
+                if let Some(j) = f.rejoin_ply {
+                    let reached = f.ply - 1 + f.moves.len();
+                    let ok = match after(&pos, &f.moves) {
+                        Some(p) => {
+                            p.key() == before(root, &report.line, j + 1).key()
+                                && (reached == j
+                                    || (f.kind == FlawKind::PromotionChoice && reached <= j))
+                        }
+                        None => false,
+                    };
+                    if !ok {
+                        bad.push(format!("{what}: its order does not reach ply {j}"));
+                    }
+                }
+            }
+            FlawKind::VariationAlternativeMate => {
+                // After the defence, the move mates as quickly as the variation's quickest.
+                let pos = before(root, &report.line, f.ply);
+                let (Some(d), Some(c)) = (after(&pos, &f.moves[..1]), after(&pos, &f.moves)) else {
+                    bad.push(format!("{what}: not legal"));
+                    continue;
+                };
+                let len = f.length.expect("a length") - 1;
+                if !c.in_check() {
+                    bad.push(format!("{what}: not a check"));
+                } else if len <= 7 {
+                    match (brute.shortest(&d, len), brute.defender_value(&c, len - 1)) {
+                        (Some(Some(v)), _) if v != len => {
+                            bad.push(format!("{what}: brute force gives {v} plies"))
+                        }
+                        (_, Some(None)) => bad.push(format!("{what}: brute force finds no mate")),
+                        (Some(None), _) => bad.push(format!("{what}: no mate after the defence")),
+                        _ => {}
+                    }
+                }
+            }
             FlawKind::NoMate if f.moves.is_empty() => {
                 if let Some(Some(n)) = brute.shortest(root, 7) {
                     bad.push(format!("{what}: brute force finds a mate in {n}"));
@@ -163,15 +239,23 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
 
 #[test]
 fn flawed_problems_report_exactly_their_flaws() {
-    let mut solver = solver(1_000_000);
     let mut bad = Vec::new();
     let mut kinds = std::collections::HashSet::new();
     for (n, pos, intended, comment) in problems("flawed.sfen") {
-        let spec = comment
-            .strip_prefix("expect:")
+        let (options, spec) = comment
+            .strip_prefix("expect")
+            .and_then(|r| r.split_once(':'))
             .unwrap_or_else(|| panic!("flawed.sfen:{n}: no `expect:`"));
+        let options = options.trim_start_matches('(').trim_end_matches(')');
+        let strict = options.split(',').any(|o| o == "strict");
+        let variations = options.split(',').any(|o| o == "variations");
         let spec = spec.split('|').next().unwrap_or("");
         let mut want: Vec<String> = spec.split_whitespace().map(str::to_string).collect();
+        let mut solver = Solver::new(
+            config(1_000_000)
+                .strict_check(strict)
+                .check_variations(variations),
+        );
         let report = solver.check(&pos, intended.as_deref());
         let place = format!("flawed.sfen:{n}");
         let mut got: Vec<String> = report.flaws.iter().map(|f| token(f, true)).collect();
@@ -189,7 +273,16 @@ fn flawed_problems_report_exactly_their_flaws() {
         if want != got {
             bad.push(format!("{place}: expected {want:?}, got {got:?}"));
         }
-        let fatal = report.flaws.iter().any(|f| f.kind.is_fatal());
+        for f in &report.flaws {
+            if f.fatal != f.kind.is_fatal_with(strict) {
+                bad.push(format!(
+                    "{place}: {} counted fatal: {}",
+                    token(f, true),
+                    f.fatal
+                ));
+            }
+        }
+        let fatal = report.flaws.iter().any(|f| f.fatal);
         let verdict = if fatal {
             Verdict::Unsound
         } else {
@@ -206,7 +299,7 @@ fn flawed_problems_report_exactly_their_flaws() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     // The file covers every kind of flaw.
-    assert_eq!(kinds.len(), 8, "kinds covered: {kinds:?}");
+    assert_eq!(kinds.len(), 11, "kinds covered: {kinds:?}");
 }
 
 /// Checks the problems of `file` that document a `check:` result.
@@ -258,10 +351,13 @@ fn antma_and_long_problems_report_their_documented_flaws() {
 
 /// The classic 3-ply problem (古典3手詰): sound, with one 変同 note.
 const CLASSIC: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
-/// Karolina, 13 plies: one same-ply transposition at ply 7 (see long.sfen).
+/// Karolina, 13 plies: a promotion choice at ply 7 (see long.sfen).
 const KAROLINA: &str = "4RB1k1/5s3/7n1/5s1LP/9/7r1/9/9/6K2 b b4g2s3n3l17p";
 /// mog_mate9, 9 plies, sound with four 変同 notes.
 const MOG_MATE9: &str = "4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1";
+/// mog_mate13, 13 plies: a 余詰 at ply 5 (the unpromoted rook, which never comes back to the
+/// line's board), and second mates in the variations of ply 2.
+const MOG_MATE13: &str = "5n1k1/5p3/5s1p1/8N/7P1/9/9/9/9 b R2Br4g3s2n4l15p 1";
 
 #[test]
 fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
@@ -298,13 +394,12 @@ fn questions_cut_short_are_undecided_never_sound() {
 }
 
 #[test]
-fn a_transposition_at_the_same_ply_is_a_second_solution() {
+fn a_promotion_choice_that_transposes_into_the_line_is_a_note_unless_strict() {
     // Karolina, ply 7: 5a3a+ is played; 5a3a (no promotion) is captured the same way and the
-    // same position follows at the same ply: no extra moves, so not a detour but 余詰
-    // (tsume::rules, the flaws).
+    // same position follows at the same ply: 成・不成の非限定, not a second solution (it was
+    // reported as 余詰 by the letter of the rules, which `strict_check` keeps as the count).
     let pos = Position::from_sfen(KAROLINA).unwrap();
-    let mut solver = solver(300_000);
-    let report = solver.check(&pos, None);
+    let report = solver(300_000).check(&pos, None);
     let line = &report.line;
     assert_eq!(line[6].to_string(), "5a3a+");
     let mut p = before(&pos, line, 7);
@@ -313,8 +408,73 @@ fn a_transposition_at_the_same_ply_is_a_second_solution() {
     p.play(line[7]).unwrap();
     assert_eq!(p.key(), before(&pos, line, 9).key(), "it transposes");
     let tokens: Vec<String> = report.flaws.iter().map(|f| token(f, true)).collect();
-    assert_eq!(tokens, ["alternative_mate@7:5a3a"]);
-    assert_eq!(report.flaws[0].length, Some(7));
+    assert_eq!(tokens, ["promotion_choice@7:5a3a"]);
+    let f = &report.flaws[0];
+    assert_eq!(
+        (f.length, f.line_length, f.rejoin_ply),
+        (Some(7), Some(7), Some(8))
+    );
+    assert_eq!(f.moves, [other, line[7]]);
+    assert!(!f.fatal);
+    assert_eq!(report.verdict, Verdict::Sound);
+
+    let strict = Solver::new(config(300_000).strict_check(true)).check(&pos, None);
+    assert_eq!(strict.verdict, Verdict::Unsound);
+    assert_eq!(strict.flaws.len(), 1);
+    assert!(strict.flaws[0].fatal && strict.fatal_flaws().count() == 1);
+}
+
+#[test]
+fn other_drop_squares_that_reach_the_line_at_the_same_ply_are_transpositions() {
+    // antma's tsume5-9 (flawed.sfen): R*5b and R*5c instead of R*5a reach the line's final
+    // position at ply 5 and no defence outlasts the line: 手順前後, notes. Interpositions
+    // between the rook and the king are futile: their capture positions reach the final
+    // position "two plies late" on the board but not in the plies counted, and the brute force
+    // (which knows no line) agrees on 5 plies for both.
+    let pos =
+        Position::from_sfen("9/9/3S5/3p1p3/4kb3/3P2s2/4P4/4N4/9 b RNrb3g2s2n4l14p 1").unwrap();
+    let report = solver(1_000_000).check(&pos, None);
+    let mut brute = Brute::new(true, 3_000_000);
+    for usi in ["R*5b", "R*5c"] {
+        let f = report
+            .flaws
+            .iter()
+            .find(|f| f.ply == 1 && f.moves[0].to_string() == usi)
+            .unwrap_or_else(|| panic!("{usi}: {:?}", report.flaws));
+        assert_eq!(f.kind, FlawKind::Transposition, "{usi}");
+        assert_eq!((f.length, f.rejoin_ply), (Some(5), Some(5)), "{usi}");
+        assert!(!f.fatal);
+        let mut p = pos.clone();
+        p.play(Move::from_usi(usi).unwrap()).unwrap();
+        assert_eq!(brute.defender_value(&p, 8), Some(Some(4)), "{usi}");
+    }
+}
+
+#[test]
+fn variations_are_searched_for_second_mates_only_when_asked() {
+    let pos = Position::from_sfen(MOG_MATE13).unwrap();
+    let plain = solver(1_000_000).check(&pos, None);
+    assert!(
+        plain
+            .flaws
+            .iter()
+            .all(|f| f.kind != FlawKind::VariationAlternativeMate)
+    );
+    let with = Solver::new(config(1_000_000).check_variations(true)).check(&pos, None);
+    let notes: Vec<&Flaw> = with
+        .flaws
+        .iter()
+        .filter(|f| f.kind == FlawKind::VariationAlternativeMate)
+        .collect();
+    assert!(!notes.is_empty());
+    assert!(
+        notes
+            .iter()
+            .all(|f| f.ply == 2 && !f.fatal && f.moves.len() == 2)
+    );
+    // Notes only: the fatal flaws are the same.
+    let fatal = |r: &Report| r.fatal_flaws().map(|f| token(f, true)).collect::<Vec<_>>();
+    assert_eq!(fatal(&plain), fatal(&with));
 }
 
 #[test]

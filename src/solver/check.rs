@@ -7,13 +7,21 @@
 //! the solver's table:
 //!
 //! - at each attacker ply but the last, does another check force mate (余詰)? A search that
-//!   finds one is repeated with every position of the line treated as not mated: a detour
-//!   (迂回手順) that only comes back to the line, same hands and all, is not a second solution;
+//!   finds one is repeated on a side table with every later position of the line treated as
+//!   not mated: a mate there is a second solution. One that mates only through the line's
+//!   positions is sorted by where it reaches them (see `Rejoin`): sooner than the line (余詰),
+//!   at the line's own ply (手順前後, a note), no later with the other promotion choice of the
+//!   played move (成・不成の非限定, a note), only later (a detour, 迂回手順: not reported); the
+//!   two notes only when they are as quick as the line (else 余詰), and fatal under
+//!   [`SolverConfig::strict_check`];
 //! - at the last ply, does another check mate at once (最終手余詰, a note)?
 //! - at each defender ply, does another reply last as long (変同, a note when the attacker
 //!   then ends with no pieces in hand) or longer (変長)? Futile interpositions (無駄合) are no
 //!   variations;
 //! - with an intended line, is there a shorter mate at some attacker ply (早詰)?
+//! - with [`SolverConfig::check_variations`], after each other defence mated no later than
+//!   the line, does a second check mate as quickly at the variation's first attacker ply
+//!   (変化別詰, a note)?
 //! - does the attacker end with pieces in hand (駒余り)?
 //!
 //! A question that its share of nodes cannot settle is reported as [`Undecided`], and the
@@ -63,12 +71,29 @@ pub enum FlawKind {
     LongerVariation,
     /// There is a shorter mate than the intended line (早詰, *hayazume*). Fatal.
     ShorterMate,
+    /// The same move with the other promotion choice also mates, only through positions of
+    /// the line (same board, same hands, same side to move) that its play reaches no later
+    /// than the line does, and no slower than the line (成・不成の非限定, *narazu
+    /// hi-gentei*). A note by default; fatal with [`SolverConfig::strict_check`].
+    PromotionChoice,
+    /// Another check also mates, but only by reaching a position of the line at the line's
+    /// own ply by another order of moves, and as quickly as the line (手順前後, *tejun zengo*):
+    /// a flaw, not a second solution. A note by default (composers judge it leniently, the
+    /// more so near the end); fatal with [`SolverConfig::strict_check`].
+    /// [`Flaw::rejoin_ply`] says where the two orders meet, [`Flaw::line_length`] how far
+    /// from the end they part.
+    Transposition,
+    /// Inside a side variation (after another defence, mated no later than the line), a
+    /// second attacker move mates as quickly as the first (変化別詰, *henka betsuzume*). A
+    /// note; looked for only with [`SolverConfig::check_variations`].
+    VariationAlternativeMate,
 }
 
 impl FlawKind {
     /// The name used in JSON output: `no_mate`, `invalid_intended_line`, `alternative_mate`,
     /// `alternative_final_move`, `pieces_left_over`, `equal_length_variation`,
-    /// `longer_variation`, `shorter_mate`.
+    /// `longer_variation`, `shorter_mate`, `promotion_choice`, `transposition`,
+    /// `variation_alternative_mate`.
     pub fn name(self) -> &'static str {
         match self {
             FlawKind::NoMate => "no_mate",
@@ -79,10 +104,14 @@ impl FlawKind {
             FlawKind::EqualLengthVariation => "equal_length_variation",
             FlawKind::LongerVariation => "longer_variation",
             FlawKind::ShorterMate => "shorter_mate",
+            FlawKind::PromotionChoice => "promotion_choice",
+            FlawKind::Transposition => "transposition",
+            FlawKind::VariationAlternativeMate => "variation_alternative_mate",
         }
     }
 
-    /// The Japanese term: 不詰, 余詰, 最終手余詰, 駒余り, 変同, 変長, 早詰.
+    /// The Japanese term: 不詰, 余詰, 最終手余詰, 駒余り, 変同, 変長, 早詰, 非限定 (成・不成),
+    /// 手順前後, 変化別詰.
     pub fn japanese(self) -> &'static str {
         match self {
             FlawKind::NoMate | FlawKind::InvalidIntendedLine => "不詰",
@@ -92,15 +121,35 @@ impl FlawKind {
             FlawKind::EqualLengthVariation => "変同",
             FlawKind::LongerVariation => "変長",
             FlawKind::ShorterMate => "早詰",
+            FlawKind::PromotionChoice => "成・不成の非限定",
+            FlawKind::Transposition => "手順前後",
+            FlawKind::VariationAlternativeMate => "変化別詰",
         }
     }
 
-    /// Whether the flaw makes the problem unsound; 最終手余詰 and 変同 are notes.
+    /// Whether the flaw makes the problem unsound by default; 最終手余詰, 変同, 非限定,
+    /// 手順前後 and 変化別詰 are notes ([`FlawKind::is_fatal_with`] for the strict count).
     pub fn is_fatal(self) -> bool {
         !matches!(
             self,
-            FlawKind::AlternativeFinalMove | FlawKind::EqualLengthVariation
+            FlawKind::AlternativeFinalMove
+                | FlawKind::EqualLengthVariation
+                | FlawKind::PromotionChoice
+                | FlawKind::Transposition
+                | FlawKind::VariationAlternativeMate
         )
+    }
+
+    /// The lenient kinds that [`SolverConfig::strict_check`] counts as fatal: 非限定 and
+    /// 手順前後, which the letter of the rules counts as 余詰.
+    pub fn is_lenient(self) -> bool {
+        matches!(self, FlawKind::PromotionChoice | FlawKind::Transposition)
+    }
+
+    /// Whether the flaw makes the problem unsound, counting the lenient kinds as fatal when
+    /// `strict`.
+    pub fn is_fatal_with(self, strict: bool) -> bool {
+        self.is_fatal() || (strict && self.is_lenient())
     }
 }
 
@@ -115,6 +164,9 @@ impl fmt::Display for FlawKind {
             FlawKind::EqualLengthVariation => "equal-length variation",
             FlawKind::LongerVariation => "longer variation",
             FlawKind::ShorterMate => "shorter mate",
+            FlawKind::PromotionChoice => "promotion choice",
+            FlawKind::Transposition => "transposition",
+            FlawKind::VariationAlternativeMate => "alternative mate in a variation",
         })
     }
 }
@@ -138,8 +190,18 @@ pub struct Flaw {
     /// Whether [`Flaw::length`] is proven the shortest; otherwise it is the length of the mate
     /// that was found, an upper bound.
     pub length_exact: bool,
-    /// Plies from [`Flaw::ply`] to the end of the line checked, for comparison.
+    /// Plies from [`Flaw::ply`] to the end of the line checked, for comparison (for 手順前後:
+    /// how far from the end the two orders part).
     pub line_length: Option<u32>,
+    /// For 手順前後 and 非限定: the ply of the line after which the alternative's play (its
+    /// order in [`Flaw::moves`]) stands in the line's position, same board and hands; the
+    /// line's own order is the line checked from [`Flaw::ply`] to here. `None` for the other
+    /// kinds, and where no order was found within a small search (the flaw itself is still
+    /// decided by the searches that classify it).
+    pub rejoin_ply: Option<usize>,
+    /// Whether this flaw counts as fatal in this check: [`FlawKind::is_fatal_with`] under
+    /// [`SolverConfig::strict_check`].
+    pub fatal: bool,
     /// A sentence saying what is wrong, for people; everything it says is also in the other
     /// fields (match on [`Flaw::kind`]).
     pub detail: String,
@@ -172,12 +234,18 @@ pub enum Question {
     LongerDefence,
     /// Is this interposition of the intended line futile (無駄合)?
     FutileInterposition,
+    /// Does this check, which mates only through positions of the line, reach them no later
+    /// than the line (手順前後 / 非限定) or only after a detour?
+    Transposition,
+    /// Does this other attacker move in a side variation mate as quickly (変化別詰)?
+    VariationAlternativeMate,
 }
 
 impl Question {
     /// The name used in JSON output: `mate`, `main_line_shortest`, `main_line_defences`,
     /// `not_examined`, `shorter_mate`, `alternative_mate`, `alternative_avoiding_line`,
-    /// `defence_length`, `equal_length_pieces`, `longer_defence`, `futile_interposition`.
+    /// `defence_length`, `equal_length_pieces`, `longer_defence`, `futile_interposition`,
+    /// `transposition`, `variation_alternative_mate`.
     pub fn name(self) -> &'static str {
         match self {
             Question::Mate => "mate",
@@ -191,6 +259,8 @@ impl Question {
             Question::EqualLengthPieces => "equal_length_pieces",
             Question::LongerDefence => "longer_defence",
             Question::FutileInterposition => "futile_interposition",
+            Question::Transposition => "transposition",
+            Question::VariationAlternativeMate => "variation_alternative_mate",
         }
     }
 }
@@ -266,9 +336,9 @@ impl Report {
         }
     }
 
-    /// The fatal flaws.
+    /// The fatal flaws (as counted in this check, [`Flaw::fatal`]).
     pub fn fatal_flaws(&self) -> impl Iterator<Item = &Flaw> {
-        self.flaws.iter().filter(|f| f.kind.is_fatal())
+        self.flaws.iter().filter(|f| f.fatal)
     }
 }
 
@@ -276,8 +346,9 @@ impl Report {
 /// quarter, since the length of a 余詰 is a detail beside the fact that it mates.
 const DETOUR_SHORTEN_SHARE: u64 = 4;
 
-/// The positions and keys along a line.
+/// The moves, positions and keys along a line.
 struct Walk {
+    moves: Vec<Move>,
     positions: Vec<Position>,
     keys: Vec<u64>,
 }
@@ -292,7 +363,11 @@ impl Walk {
             positions.push(p.clone());
         }
         let keys = positions.iter().map(Position::key).collect();
-        Walk { positions, keys }
+        Walk {
+            moves: moves.to_vec(),
+            positions,
+            keys,
+        }
     }
 }
 
@@ -310,6 +385,9 @@ struct Checker<'s, 'a> {
     undecided: Vec<Undecided>,
     /// Whether the line checked is the composer's intended line (else the solver's).
     intended: bool,
+    /// Whether the side table holds entries of searches that allow line positions (it is
+    /// then started afresh before the next search that allows none, see [`Rejoin`]).
+    side_dirty: bool,
 }
 
 /// The check of [`Solver::check`](super::Solver::check): solve, then ask every question along the line.
@@ -346,6 +424,8 @@ pub(crate) fn run(
                     length: None,
                     length_exact: false,
                     line_length: Some(moves.len() as u32),
+                    rejoin_ply: None,
+                    fatal: false,
                     detail: format!("the intended line is not a mate: {e}"),
                 });
                 None
@@ -372,6 +452,8 @@ pub(crate) fn run(
                 length: None,
                 length_exact: false,
                 line_length: None,
+                rejoin_ply: None,
+                fatal: false,
                 detail: "the position has no forced mate".into(),
             });
             None
@@ -412,6 +494,8 @@ pub(crate) fn run(
                     length: None,
                     length_exact: false,
                     line_length: Some(moves.len() as u32),
+                    rejoin_ply: None,
+                    fatal: false,
                     detail: "the intended line plays a futile interposition (無駄合), which \
                              a tsume line leaves out together with its capture"
                         .into(),
@@ -471,6 +555,7 @@ pub(crate) fn run(
             flaws,
             undecided,
             intended: checked_intended,
+            side_dirty: false,
         };
         hand_left = checker.examine(pos, &line, checked_intended);
         flaws = checker.flaws;
@@ -479,7 +564,10 @@ pub(crate) fn run(
     // The intended line's own errors first (their plies count along that line), then
     // the flaws of the line checked, in ply order.
     flaws.sort_by_key(|f| (f.kind != FlawKind::InvalidIntendedLine, f.ply));
-    let verdict = if flaws.iter().any(|f| f.kind.is_fatal()) {
+    for f in &mut flaws {
+        f.fatal = f.kind.is_fatal_with(config.get_strict_check());
+    }
+    let verdict = if flaws.iter().any(|f| f.fatal) {
         Verdict::Unsound
     } else if !undecided.is_empty() {
         Verdict::Undecided
@@ -546,6 +634,8 @@ impl Checker<'_, '_> {
                 length: None,
                 length_exact: false,
                 line_length: None,
+                rejoin_ply: None,
+                fatal: false,
                 detail: format!("the attacker ends with {} in hand", end.japanese()),
             });
         }
@@ -638,6 +728,8 @@ impl Checker<'_, '_> {
                 length: Some(len as u32),
                 length_exact: exact,
                 line_length: Some(rest as u32),
+                rejoin_ply: None,
+                fatal: false,
                 detail: format!(
                     "a mate in {}{len} from here, the intended line takes {rest} plies",
                     if exact { "" } else { "at most " }
@@ -664,14 +756,22 @@ impl Checker<'_, '_> {
                     length: Some(1),
                     length_exact: true,
                     line_length: Some(1),
+                    rejoin_ply: None,
+                    fatal: false,
                     detail: "another move also mates at the last ply".into(),
                 });
             }
         }
     }
 
-    /// 余詰: other checks at attacker ply `k` that force mate without merely rejoining the
-    /// line.
+    /// 余詰, 非限定, 手順前後: other checks at attacker ply `k` that force mate, sorted by how
+    /// they use the line's positions (see [`Rejoin`]).
+    ///
+    /// Each check is searched for a mate of any length on the main table (which holds the
+    /// line's proofs). One that mates is searched again on the side table with every
+    /// position of the line after this ply off limits: a mate there is a second solution
+    /// (余詰). Only when there is none does the check need more, how it comes back to the
+    /// line ([`Checker::classify`]).
     fn alternative_mates(
         &mut self,
         walk: &Walk,
@@ -691,6 +791,7 @@ impl Checker<'_, '_> {
             if walk.keys[..=k + 1].contains(&c.key()) {
                 continue; // back to a position the line had already reached: a detour
             }
+            // Does it mate at all? On the main table, which knows the line's proofs.
             match self
                 .search
                 .within_any(&c, NodeKind::And, path, Some(self.cap))
@@ -708,45 +809,257 @@ impl Checker<'_, '_> {
                 Within::Yes(_) => {}
             }
             // It mates: again, with the line's positions off limits.
-            match self.avoiding_line(walk, k, &c) {
-                Some(Some((len, exact))) => self.flaws.push(Flaw {
-                    kind: FlawKind::AlternativeMate,
-                    ply: k + 1,
-                    moves: vec![mv],
-                    length: Some(len as u32 + 1),
-                    length_exact: exact,
-                    line_length: Some(rest as u32),
-                    detail: format!(
-                        "this check also forces mate, in {}{} plies from here",
-                        if exact { "" } else { "at most " },
-                        len as u32 + 1
-                    ),
-                }),
-                Some(None) => {} // a detour back to the line
-                None => self.undecided(
+            match self.side_search(walk, k, &c, Rejoin::Never, Plies::Unlimited) {
+                Side::Mate(len, exact) => {
+                    self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest)
+                }
+                Side::NoMate => self.classify(walk, k, mv, &c, played, rest),
+                Side::Unknown => self.undecided(
                     k + 1,
                     Some(mv),
                     Question::AlternativeAvoidingLine,
-                    "does this check force mate other than by rejoining the line?".into(),
+                    "does this check force mate other than through the line's positions?".into(),
                 ),
             }
         }
     }
 
+    /// A check at ply `k` that mates, but not without the line's later positions: how does
+    /// it use them? A promotion choice (the played move with the other promotion flag) that
+    /// mates without reaching any line position later than the line is 非限定; another check
+    /// that mates reaching a line position sooner than the line does is 余詰 (it joins the
+    /// line early); one that mates only through line positions reached at the line's own ply
+    /// is 手順前後; one that mates only by coming back later is a detour (迂回手順), not
+    /// reported. The two notes must also be as quick as the line ([`Checker::against_line`]).
+    fn classify(&mut self, walk: &Walk, k: usize, mv: Move, c: &Position, played: Move, rest: i32) {
+        let promotion_choice = mv.from().is_some()
+            && mv.from() == played.from()
+            && mv.to() == played.to()
+            && mv.is_promotion() != played.is_promotion();
+        // The side table's entries from here on may rest on line positions these searches
+        // allow: it starts afresh for the next question (see `Rejoin`).
+        self.side_dirty = true;
+        if !promotion_choice {
+            match self.side_search(walk, k, c, Rejoin::Earlier, Plies::Unlimited) {
+                Side::Mate(len, exact) => {
+                    self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest);
+                    return;
+                }
+                Side::NoMate => {}
+                Side::Unknown => {
+                    self.undecided(
+                        k + 1,
+                        Some(mv),
+                        Question::AlternativeAvoidingLine,
+                        "does this check force mate other than by rejoining the line?".into(),
+                    );
+                    return;
+                }
+            }
+        }
+        let kind = if promotion_choice {
+            FlawKind::PromotionChoice
+        } else {
+            FlawKind::Transposition
+        };
+        let side = match self.side_search(walk, k, c, Rejoin::SamePly, Plies::Unlimited) {
+            Side::Mate(..) => match self.against_line(walk, k, mv, c, kind, rest) {
+                Some(len) => Side::Mate(len.0, len.1),
+                None => return, // a second solution after all, or undecided: recorded
+            },
+            other => other,
+        };
+        match side {
+            Side::Mate(len, exact) => {
+                let found = rejoin_order(walk, k, mv, c, promotion_choice);
+                let (moves, rejoin) = match found {
+                    Some((moves, ply)) => (moves, Some(ply)),
+                    None => (vec![mv], None),
+                };
+                self.push_alternative(kind, k, moves, len, exact, rest);
+                if let Some(f) = self.flaws.last_mut() {
+                    f.rejoin_ply = rejoin;
+                    let n = walk.moves.len();
+                    f.detail = match rejoin {
+                        Some(j) => {
+                            // The line's own moves in another order, or other moves.
+                            let mut ours = f.moves.clone();
+                            let mut theirs = walk.moves[k..j].to_vec();
+                            ours.sort_unstable_by_key(|m| m.raw());
+                            theirs.sort_unstable_by_key(|m| m.raw());
+                            let how = if kind == FlawKind::PromotionChoice {
+                                ""
+                            } else if ours == theirs {
+                                " by the line's own moves in another order"
+                            } else {
+                                " by other moves"
+                            };
+                            let at = match n - j {
+                                0 => "the line's final position".to_string(),
+                                1 => "1 ply from the end".to_string(),
+                                d => format!("{d} plies from the end"),
+                            };
+                            format!(
+                                "{}; it reaches{how} the line's position after ply {j}, {at}",
+                                f.detail
+                            )
+                        }
+                        None => format!(
+                            "{}; it mates only through the line's positions, reached no \
+                             later than the line (the order was not found by a short search)",
+                            f.detail
+                        ),
+                    };
+                }
+            }
+            Side::NoMate => {} // only a detour back to the line
+            Side::Unknown => self.undecided(
+                k + 1,
+                Some(mv),
+                Question::Transposition,
+                "does this check reach the line's positions no later than the line \
+                 (手順前後 / 非限定), or only after a detour?"
+                    .into(),
+            ),
+        }
+    }
+
+    /// A check at ply `k` (reaching `c`) that mates through the line's positions: is it
+    /// as quick as the line? Asked on the main table, without exclusions: the side table
+    /// treats the capture position of a futile interposition (無駄合) as reached two plies
+    /// later than the plies counted, so a line position reached through one would look like
+    /// a detour there. Slower (the defender has a longer way out, where the two never meet):
+    /// 余詰, pushed here. For 手順前後, faster (it joins the line sooner) is 余詰 too; for
+    /// 非限定, "no later than the line" allows it. The length to report after the check and
+    /// whether it is exact; `None` when a flaw or an undecided question was recorded instead.
+    fn against_line(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        mv: Move,
+        c: &Position,
+        kind: FlawKind,
+        rest: i32,
+    ) -> Option<(u16, bool)> {
+        let path = &walk.keys[..=k];
+        let undecided = |me: &mut Self| {
+            me.undecided(
+                k + 1,
+                Some(mv),
+                Question::Transposition,
+                format!("does this check, which mates through the line, mate within the line's {rest} plies?"),
+            );
+            None
+        };
+        let as_long = match self
+            .search
+            .within(c, NodeKind::And, rest - 1, path, Some(self.cap))
+        {
+            Within::Yes(l) => l,
+            Within::Unknown => return undecided(self),
+            Within::No => {
+                // It mates (the first search said so): the length of the mate found, if the
+                // table still has it.
+                let len = match self
+                    .search
+                    .within_any(c, NodeKind::And, path, Some(self.cap))
+                {
+                    Within::Yes(l) => Some(l),
+                    _ => None,
+                };
+                self.push_alternative(
+                    FlawKind::AlternativeMate,
+                    k,
+                    vec![mv],
+                    len.unwrap_or(0),
+                    false,
+                    rest,
+                );
+                if let Some(f) = self.flaws.last_mut() {
+                    f.length = len.map(|l| l as u32 + 1);
+                    f.detail = format!(
+                        "this check also forces mate, longer than the line ({rest} plies): it \
+                         meets the line only in some variations"
+                    );
+                }
+                return None;
+            }
+        };
+        match self
+            .search
+            .within(c, NodeKind::And, rest - 3, path, Some(self.cap))
+        {
+            Within::No => Some(((rest - 1) as u16, true)),
+            Within::Yes(l) if kind == FlawKind::PromotionChoice => Some((l.min(as_long), false)),
+            Within::Yes(l) => {
+                self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], l, false, rest);
+                if let Some(f) = self.flaws.last_mut() {
+                    f.detail
+                        .push_str(", sooner than the line, through its positions");
+                }
+                None
+            }
+            Within::Unknown => undecided(self),
+        }
+    }
+
+    /// Records an alternative check at ply `k` that mates in `len` plies after it.
+    fn push_alternative(
+        &mut self,
+        kind: FlawKind,
+        k: usize,
+        moves: Vec<Move>,
+        len: u16,
+        exact: bool,
+        rest: i32,
+    ) {
+        let what = match kind {
+            FlawKind::PromotionChoice => "the other promotion choice also forces mate",
+            FlawKind::Transposition => "this check also forces mate, through the line",
+            _ => "this check also forces mate",
+        };
+        self.flaws.push(Flaw {
+            kind,
+            ply: k + 1,
+            moves,
+            length: Some(len as u32 + 1),
+            length_exact: exact,
+            line_length: Some(rest as u32),
+            rejoin_ply: None,
+            fatal: false,
+            detail: format!(
+                "{what}, in {}{} plies from here",
+                if exact { "" } else { "at most " },
+                len as u32 + 1
+            ),
+        });
+    }
+
     /// Searches `child` (a defender node after an alternative check at ply `k`) on the side
-    /// table with every position of the line treated as not mated. `Some(Some((len, exact)))`
-    /// for a mate, `Some(None)` for none, `None` when undecided.
-    fn avoiding_line(
+    /// table, with the line's positions treated as not mated as `rejoin` says, and shortens
+    /// a mate it finds with a share of the question's nodes.
+    fn side_search(
         &mut self,
         walk: &Walk,
         k: usize,
         child: &Position,
-    ) -> Option<Option<(u16, bool)>> {
+        rejoin: Rejoin,
+        budget: Plies,
+    ) -> Side {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
-            *self.side = Some(Table::try_new((self.config.get_hash_mib() / 2).max(1)).ok()?);
+            match Table::try_new((self.config.get_hash_mib() / 2).max(1)) {
+                Ok(t) => *self.side = Some(t),
+                Err(_) => return Side::Unknown,
+            }
         }
-        let side = self.side.as_mut()?;
+        let Some(side) = self.side.as_mut() else {
+            return Side::Unknown;
+        };
+        if self.side_dirty && rejoin == Rejoin::Never {
+            side.new_search();
+            self.side_dirty = false;
+        }
         // What is left of the whole check's limits, without progress reports.
         let spent = self.search.elapsed();
         let limits = Limits {
@@ -761,17 +1074,25 @@ impl Checker<'_, '_> {
             ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);
-        // A line position reached later than in the line: a detour back to it.
+        // Line position `j` (after ply `j`) is not mated when reached later than `at`.
         side_search.exclude(
             walk.keys
                 .iter()
                 .enumerate()
-                .map(|(ply, &key)| (key, ply as u32))
+                .skip(k + 1)
+                .map(|(j, &key)| {
+                    let at = match rejoin {
+                        Rejoin::Never => k + 1,
+                        Rejoin::Earlier => j - 1,
+                        Rejoin::SamePly => j,
+                    };
+                    (key, at as u32)
+                })
                 .collect::<AHashMap<u64, u32>>(),
         );
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
-        let v = side_search.solve_until(child, NodeKind::And, depth, Plies::Unlimited, self.cap);
+        let v = side_search.solve_until(child, NodeKind::And, depth, budget, self.cap);
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
                 let share = self.cap / DETOUR_SHORTEN_SHARE;
@@ -786,14 +1107,14 @@ impl Checker<'_, '_> {
                     share,
                     false,
                 );
-                Some(Some((s.len, s.minimal && side_search.aborted().is_none())))
+                Side::Mate(s.len, s.minimal && side_search.aborted().is_none())
             }
             Some(v)
                 if side_search.aborted().is_none() && v.dn == 0 && !side_search.depth_limited() =>
             {
-                Some(None)
+                Side::NoMate
             }
-            _ => None,
+            _ => Side::Unknown,
         };
         let used = side_search.nodes();
         drop(side_search);
@@ -823,12 +1144,21 @@ impl Checker<'_, '_> {
                 Some(q) => self.search.within(q, NodeKind::And, rest, path, cap),
                 None => Within::No,
             };
-            if matches!(short, Within::Yes(_)) || matches!(q_short, Within::Yes(_)) {
+            if matches!(q_short, Within::Yes(_)) {
+                continue; // a futile interposition: no variation
+            }
+            if let Within::Yes(found) = short {
+                if self.config.get_check_variations() {
+                    self.variation_mates(walk, k, mv, &c, found);
+                }
                 continue;
             }
             let same = self.search.within(&c, NodeKind::Or, rest - 1, path, cap);
             match (short, q_short, same) {
-                (Within::No, Within::No, Within::Yes(_)) => {
+                (Within::No, Within::No, Within::Yes(found)) => {
+                    if self.config.get_check_variations() {
+                        self.variation_mates(walk, k, mv, &c, found);
+                    }
                     self.equal_length(walk, k, mv, &c, rest)
                 }
                 (Within::No, Within::No, Within::No) => self.longer(walk, k, mv, &c, rest),
@@ -839,6 +1169,59 @@ impl Checker<'_, '_> {
                     format!("is this defence as long as the line ({rest} plies)?"),
                 ),
             }
+        }
+    }
+
+    /// 変化別詰: after `defence` at defender ply `k` (reaching `child`, mated within `found`
+    /// plies, no later than the line), the checks that mate as quickly as the quickest. The
+    /// first in generation order is the variation's mate, each other one a note. Only the
+    /// first attacker ply of the variation is examined, only when its shortest mate is proven
+    /// and at least 3 plies (a variation's last move with two mates is left out, as noisy as
+    /// it is harmless), and a question that its share cannot settle is not listed: the kind
+    /// is a note, it cannot change the verdict.
+    fn variation_mates(
+        &mut self,
+        walk: &Walk,
+        k: usize,
+        defence: Move,
+        child: &Position,
+        found: u16,
+    ) {
+        let path = &walk.keys[..=k];
+        let (len, exact) = self.shortest(child, path, found);
+        if !exact || len < 3 {
+            return;
+        }
+        let mut inner = path.to_vec();
+        inner.push(child.key());
+        let mut first: Option<Move> = None;
+        for mv in child.check_moves() {
+            let mut c = child.clone();
+            c.play_unchecked(mv);
+            let w = self
+                .search
+                .within(&c, NodeKind::And, len as i32 - 1, &inner, Some(self.cap));
+            if !matches!(w, Within::Yes(_)) {
+                continue;
+            }
+            let Some(main) = first else {
+                first = Some(mv);
+                continue;
+            };
+            let rest = (walk.moves.len() - k) as u32;
+            self.flaws.push(Flaw {
+                kind: FlawKind::VariationAlternativeMate,
+                ply: k + 1,
+                moves: vec![defence, mv],
+                length: Some(len as u32 + 1),
+                length_exact: true,
+                line_length: Some(rest),
+                rejoin_ply: None,
+                fatal: false,
+                detail: format!(
+                    "after this defence, this check mates in {len} plies, as quickly as {main}"
+                ),
+            });
         }
     }
 
@@ -865,6 +1248,8 @@ impl Checker<'_, '_> {
                     length: Some(rest as u32),
                     length_exact: true,
                     line_length: Some(rest as u32),
+                    rejoin_ply: None,
+                    fatal: false,
                     detail: "another defence is as long and leaves no pieces over".into(),
                 });
             }
@@ -910,6 +1295,8 @@ impl Checker<'_, '_> {
                     length: Some(len as u32 + 1),
                     length_exact: exact,
                     line_length: Some(rest as u32),
+                    rejoin_ply: None,
+                    fatal: false,
                     detail: format!(
                         "this defence lasts {}{} plies, the line {rest}",
                         if exact { "" } else { "at most " },
@@ -924,6 +1311,8 @@ impl Checker<'_, '_> {
                 length: None,
                 length_exact: false,
                 line_length: Some(rest as u32),
+                rejoin_ply: None,
+                fatal: false,
                 detail: "after this defence there is no mate".into(),
             }),
             Within::Unknown => self.undecided(
@@ -934,6 +1323,106 @@ impl Checker<'_, '_> {
             ),
         }
     }
+}
+
+/// How the side table's searches treat the positions of the line after the ply in question
+/// (each is a position the line mates in what is left of it): as not mated when reached
+/// anywhere after the alternative ([`Rejoin::Never`], a mate that never touches the line: a
+/// second solution), when reached at the line's own ply or later ([`Rejoin::Earlier`]: a mate
+/// may join the line sooner than the line does), or only when reached later than the line
+/// ([`Rejoin::SamePly`], as a detour does).
+///
+/// A proof found under more exclusions holds under fewer, and a refutation reaches the table
+/// only when it rests on no excluded position: so one table serves every [`Rejoin::Never`]
+/// search of a problem (the plies only go forward, and each excludes less than the ones
+/// before), and the other two after them, after which the table starts afresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rejoin {
+    Never,
+    Earlier,
+    SamePly,
+}
+
+/// The answer of a side-table search.
+enum Side {
+    /// Mated: the length after the check (the shortest found) and whether it is proven
+    /// shortest.
+    Mate(u16, bool),
+    /// Not mated.
+    NoMate,
+    Unknown,
+}
+
+/// Nodes the search for the order of a 手順前後 / 非限定 may visit.
+const REJOIN_NODES: u32 = 20_000;
+/// Plies after the alternative within which that order is looked for.
+const REJOIN_PLIES: usize = 8;
+
+/// One order of moves, `mv` (the alternative check at ply `k`, reaching `after`) first, by
+/// which the play reaches a position of the line: at the line's own ply, or with
+/// `no_later`, at that ply or sooner. The moves and the line's ply (the line's position
+/// after that many plies). A bounded depth-first search, the line's own moves tried first; it
+/// only shows an order, the classifying searches have shown that the attacker can force one.
+fn rejoin_order(
+    walk: &Walk,
+    k: usize,
+    mv: Move,
+    after: &Position,
+    no_later: bool,
+) -> Option<(Vec<Move>, usize)> {
+    fn dfs(
+        walk: &Walk,
+        pos: &Position,
+        ply: usize,
+        left: usize,
+        no_later: bool,
+        moves: &mut Vec<Move>,
+        budget: &mut u32,
+    ) -> Option<usize> {
+        let key = pos.key();
+        let n = walk.moves.len();
+        if no_later {
+            if let Some(j) = (ply..=n).find(|&j| walk.keys[j] == key) {
+                return Some(j);
+            }
+        } else if ply <= n && walk.keys[ply] == key {
+            return Some(ply);
+        }
+        if left == 0 || *budget == 0 || ply >= n {
+            return None;
+        }
+        *budget -= 1;
+        let attacker = ply % 2 == 0;
+        let mut list: Vec<Move> = if attacker {
+            pos.check_moves().iter().copied().collect()
+        } else {
+            pos.legal_moves().iter().copied().collect()
+        };
+        if let Some(i) = list.iter().position(|&m| m == walk.moves[ply]) {
+            list.swap(0, i);
+        }
+        for m in list {
+            let mut c = pos.clone();
+            c.play_unchecked(m);
+            moves.push(m);
+            if let Some(j) = dfs(walk, &c, ply + 1, left - 1, no_later, moves, budget) {
+                return Some(j);
+            }
+            moves.pop();
+        }
+        None
+    }
+    let mut budget = REJOIN_NODES;
+    for depth in 1..=REJOIN_PLIES {
+        let mut moves = vec![mv];
+        if let Some(j) = dfs(walk, after, k + 1, depth, no_later, &mut moves, &mut budget) {
+            return Some((moves, j));
+        }
+        if budget == 0 {
+            break;
+        }
+    }
+    None
 }
 
 /// The first defender move of `moves` (a verified mating line from `root`) that is a futile
@@ -1006,6 +1495,8 @@ mod tests {
             Question::EqualLengthPieces,
             Question::LongerDefence,
             Question::FutileInterposition,
+            Question::Transposition,
+            Question::VariationAlternativeMate,
         ];
         let mut names: Vec<&str> = all.iter().map(|q| q.name()).collect();
         names.sort_unstable();

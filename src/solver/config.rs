@@ -33,6 +33,8 @@ pub struct SolverConfig {
     max_mate_length: Option<u32>,
     shortcuts: bool,
     question_node_limit: Option<u64>,
+    strict_check: bool,
+    check_variations: bool,
 }
 
 impl Default for SolverConfig {
@@ -79,6 +81,8 @@ impl SolverConfig {
             max_mate_length: None,
             shortcuts: true,
             question_node_limit: None,
+            strict_check: false,
+            check_variations: false,
         }
     }
 
@@ -177,6 +181,27 @@ impl SolverConfig {
         self
     }
 
+    /// Count the lenient kinds of the uniqueness checker, 成・不成の非限定
+    /// ([`FlawKind::PromotionChoice`](super::FlawKind::PromotionChoice)) and 手順前後
+    /// ([`FlawKind::Transposition`](super::FlawKind::Transposition)), as fatal, as the letter
+    /// of [the rules](crate::rules#flaws-the-checker-reports) does; off by default (they are
+    /// then notes, as most composers and magazine checkers judge them). Each
+    /// [`Flaw::fatal`](super::Flaw::fatal) says how it was counted.
+    pub fn strict_check(mut self, on: bool) -> SolverConfig {
+        self.strict_check = on;
+        self
+    }
+
+    /// Also look for 変化別詰 in the uniqueness checker: after each other defence that is
+    /// mated no later than the line, a second attacker move that mates as quickly
+    /// ([`FlawKind::VariationAlternativeMate`](super::FlawKind::VariationAlternativeMate), a
+    /// note). Off by default: it costs a search per check at the first attacker ply of every
+    /// side variation.
+    pub fn check_variations(mut self, on: bool) -> SolverConfig {
+        self.check_variations = on;
+        self
+    }
+
     /// The search limits these settings give.
     pub(crate) fn limits<'a>(
         &self,
@@ -241,5 +266,15 @@ impl SolverConfig {
     /// The share of one checker question ([`SolverConfig::question_node_limit`]).
     pub fn get_question_node_limit(&self) -> Option<u64> {
         self.question_node_limit
+    }
+
+    /// Whether the lenient flaw kinds count as fatal ([`SolverConfig::strict_check`]).
+    pub fn get_strict_check(&self) -> bool {
+        self.strict_check
+    }
+
+    /// Whether side variations are searched for 変化別詰 ([`SolverConfig::check_variations`]).
+    pub fn get_check_variations(&self) -> bool {
+        self.check_variations
     }
 }
