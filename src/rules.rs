@@ -199,12 +199,15 @@
 //! |---|---|---|---|
 //! | `no_mate` | 不詰 (*fuzumi*) | yes | the position has no mate; or, with an intended line, a defender reply after which there is none |
 //! | `invalid_intended_line` | 不詰 | yes | the intended line has an illegal move, an attacker move that does not check, a futile interposition (which a tsume line leaves out), or does not end in mate |
-//! | `alternative_mate` | 余詰 (*yozume*) | yes | at an attacker ply other than the last, another check also forces mate, of any length |
+//! | `alternative_mate` | 余詰 (*yozume*) | yes | at an attacker ply other than the last, another check also forces mate, of any length: without touching the line's later positions, or through them but joining the line sooner than the line does, or slower than the line |
+//! | `promotion_choice` | 成・不成の非限定 (*narifunari no higentei*) | no (a note; yes under [`SolverConfig::strict_check`](crate::SolverConfig::strict_check)) | the played move with the other promotion choice also mates, only through positions of the line (same board, same hands, same side to move) reached no later than the line reaches them |
+//! | `transposition` | 手順前後 (*tejun zengo*) | no (a note; yes under strict) | another check also mates, only through positions of the line reached at the line's own ply, as quickly as the line: a flaw, not a second solution |
 //! | `alternative_final_move` | 最終手余詰 (*saishūte yozume*) | no (a note) | another move also mates at the last ply |
 //! | `pieces_left_over` | 駒余り (*koma-amari*) | yes | the attacker ends the line with pieces in hand |
 //! | `equal_length_variation` | 変同 (*hendō*) | no (a note) | at a defender ply, another reply leads to a mate as long, with no pieces left over |
 //! | `longer_variation` | 変長 (*henchō*) | yes | at a defender ply of the intended line, another reply lasts longer |
 //! | `shorter_mate` | 早詰 (*hayazume*) | yes | at an attacker ply of the intended line, a shorter mate exists (the first ply of a run) |
+//! | `variation_alternative_mate` | 変化別詰 (*henka betsuzume*) | no (a note) | only with [`SolverConfig::check_variations`](crate::SolverConfig::check_variations): in a side variation mated no later than the line, another check mates as quickly at its first attacker ply |
 //!
 //! How each is decided:
 //!
