@@ -9,6 +9,8 @@
 //! run unless `--all` is given. With `--runs N` each problem is solved N times and the median
 //! time is shown.
 
+mod common;
+
 use clap::Parser;
 use std::time::Duration;
 use tsume::{Outcome, Solver, SolverConfig};
@@ -62,22 +64,12 @@ fn main() {
     );
     println!("| problem | stated | verdict | length | nodes | seconds | nodes/s | peak RSS MiB |");
     println!("|---|---|---|---|---|---|---|---|");
-    for problem in tsume::problem::read_file(&args.file) {
-        let problem = match problem {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("{e}");
-                if e.line == 0 {
-                    std::process::exit(2);
-                }
-                continue;
-            }
-        };
-        // `| check: ...` after the name is the uniqueness checker's result, not part of it.
-        let comment = problem.comment.split(" | ").next().unwrap_or("");
-        let mut words = comment.split_whitespace();
-        let expected = words.next().unwrap_or("?");
-        let name: String = words.collect::<Vec<_>>().join(" ");
+    for common::BenchProblem {
+        position,
+        expected,
+        name,
+    } in common::bench_problems(&args.file)
+    {
         if expected == "?" && !args.all {
             continue;
         }
@@ -86,7 +78,7 @@ fn main() {
                 continue;
             }
         }
-        let pos = problem.position;
+        let pos = position;
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..args.runs.max(1) {

@@ -20,6 +20,8 @@
 //! KomoringHeights runs with its default post-search (MinLength: it keeps searching until its
 //! length is proven shortest, as ours does); shtsume stops at its first proof.
 
+mod common;
+
 use clap::Parser;
 use std::path::PathBuf;
 use std::process::Command;
@@ -201,21 +203,12 @@ fn main() {
         println!("{header}\n{rule}");
     }
     let mut sums = vec![Total::default(); peers.len() + 1];
-    for problem in tsume::problem::read_file(&args.file) {
-        let problem = match problem {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("{e}");
-                if e.line == 0 {
-                    std::process::exit(2);
-                }
-                continue;
-            }
-        };
-        let comment = problem.comment.split(" | ").next().unwrap_or("");
-        let mut words = comment.split_whitespace();
-        let expected = words.next().unwrap_or("?");
-        let name: String = words.collect::<Vec<_>>().join(" ");
+    for common::BenchProblem {
+        position,
+        expected,
+        name,
+    } in common::bench_problems(&args.file)
+    {
         if only.is_empty() {
             if expected == "?" && !args.all {
                 continue;
@@ -223,8 +216,8 @@ fn main() {
         } else if !only.iter().any(|o| name.contains(o)) {
             continue;
         }
-        let sfen = problem.position.to_sfen();
-        let mine = ours(&mut solver, &problem.position, args.runs.max(1));
+        let sfen = position.to_sfen();
+        let mine = ours(&mut solver, &position, args.runs.max(1));
         sums[0].add(&mine, mine.length);
         let mut row = format!("| {name} | {} |", cells(&mine));
         for p in &peers {

@@ -236,3 +236,40 @@ impl Outputs {
         self.kif.is_some() || self.kif_dir.is_some() || self.csa.is_some() || self.csa_dir.is_some()
     }
 }
+
+/// A problem of a benchmark file (`<sfen> # <expected> <name> [| check: ...]`): its position,
+/// the expected result as written (`?` when not stated) and its name.
+pub struct BenchProblem {
+    pub position: tsume::Position,
+    pub expected: String,
+    pub name: String,
+}
+
+/// The problems of the benchmark file `file`; a problem that cannot be read is reported on
+/// standard error and left out, and a file that cannot be read at all ends the program.
+pub fn bench_problems(file: &str) -> Vec<BenchProblem> {
+    let mut out = Vec::new();
+    for problem in problem::read_file(file) {
+        let problem = match problem {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                if e.line == 0 {
+                    std::process::exit(2);
+                }
+                continue;
+            }
+        };
+        // `| check: ...` after the name is the uniqueness checker's result, not part of it.
+        let comment = problem.comment.split(" | ").next().unwrap_or("");
+        let mut words = comment.split_whitespace();
+        let expected = words.next().unwrap_or("?").to_string();
+        let name = words.collect::<Vec<_>>().join(" ");
+        out.push(BenchProblem {
+            position: problem.position,
+            expected,
+            name,
+        });
+    }
+    out
+}
