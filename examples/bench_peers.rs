@@ -101,7 +101,8 @@ fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
     }
 }
 
-/// Runs a peer wrapper `runs` times; `None` when the wrapper cannot be run at all.
+/// Runs a peer wrapper `runs` times; an error when the wrapper cannot be run or says no
+/// `elapsed_s`.
 fn peer(args: &Args, script: &str, sfen: &str) -> Result<Answer, String> {
     let path = args.wrappers.join(script);
     let mut times = Vec::new();

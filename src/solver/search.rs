@@ -33,6 +33,10 @@ pub(crate) enum Within {
     Unknown,
 }
 
+/// A child's keys as [`Position::keys_after`] makes them: board key, hand key, the
+/// attacker's hand.
+type ChildKeys = (u64, u64, Hand);
+
 /// What the expansion of one AND node needs to know about it.
 struct AndNode<'p> {
     pos: &'p Position,
@@ -147,7 +151,17 @@ impl<'a> Search<'a> {
     /// move.
     #[inline]
     fn lookup_move(&self, pos: &Position, mv: Move, budget: Plies, ply: u32) -> (Value, bool) {
-        let (board, hands, hand) = pos.keys_after(mv, self.attacker);
+        self.lookup_child(pos.keys_after(mv, self.attacker), budget, ply)
+    }
+
+    /// [`Search::lookup_move`] with the child's keys already made.
+    #[inline]
+    fn lookup_child(
+        &self,
+        (board, hands, hand): ChildKeys,
+        budget: Plies,
+        ply: u32,
+    ) -> (Value, bool) {
         self.lookup_keys(board ^ hands, board, hand, budget, ply)
     }
 
@@ -213,11 +227,17 @@ impl<'a> Search<'a> {
         let full = pos.key();
         self.path.enter(full);
         let mut children = Children::new();
-        for &mv in &moves {
-            self.table.prefetch(pos.keys_after(mv, self.attacker).0);
+        // Every check is looked up: its keys once, and all clusters asked for before the
+        // first look-up so that their memory latencies overlap.
+        let keys: SmallVec<[ChildKeys; 32]> = moves
+            .iter()
+            .map(|&mv| pos.keys_after(mv, self.attacker))
+            .collect();
+        for k in &keys {
+            self.table.prefetch(k.0);
         }
-        for &mv in &moves {
-            let (mut v, known) = self.lookup_move(pos, mv, child_budget, depth + 1);
+        for (&mv, &k) in moves.iter().zip(&keys) {
+            let (mut v, known) = self.lookup_child(k, child_budget, depth + 1);
             if !known {
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
@@ -354,9 +374,6 @@ impl<'a> Search<'a> {
             budget,
             depth,
         };
-        for &mv in &evasions {
-            self.table.prefetch(pos.keys_after(mv, self.attacker).0);
-        }
         let full = pos.key();
         self.path.enter(full);
         let mut exp = Expansion::default();
@@ -456,6 +473,9 @@ impl<'a> Search<'a> {
     /// value if a child already disproves it.
     fn expand_and(&mut self, node: &AndNode<'_>, exp: &mut Expansion) -> Option<Value> {
         let mut drop_squares: SmallVec<[(Square, Move); 8]> = SmallVec::new();
+        // The board replies are all looked up now: their clusters are asked for first, so
+        // that the memory latencies overlap (the drops come in one kind at a time).
+        let mut replies: SmallVec<[(Move, ChildKeys); 16]> = SmallVec::new();
         for &mv in node.evasions {
             if mv.is_drop() {
                 if !drop_squares.iter().any(|&(s, _)| s == mv.to()) {
@@ -463,8 +483,13 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
+            let k = node.pos.keys_after(mv, self.attacker);
+            self.table.prefetch(k.0);
+            replies.push((mv, k));
+        }
+        for &(mv, k) in &replies {
             let q = self.new_capture(node, mv, exp);
-            if let Some(v) = self.and_child(node, mv, q, exp) {
+            if let Some(v) = self.and_child_keys(node, mv, k, q, exp) {
                 return Some(v);
             }
         }
@@ -637,7 +662,20 @@ impl<'a> Search<'a> {
         q: Option<u8>,
         exp: &mut Expansion,
     ) -> Option<Value> {
-        let (v, _) = self.lookup_move(node.pos, mv, node.budget.dec(), node.depth + 1);
+        let k = node.pos.keys_after(mv, self.attacker);
+        self.and_child_keys(node, mv, k, q, exp)
+    }
+
+    /// [`Search::and_child`] with the child's keys already made.
+    fn and_child_keys(
+        &mut self,
+        node: &AndNode<'_>,
+        mv: Move,
+        keys: ChildKeys,
+        q: Option<u8>,
+        exp: &mut Expansion,
+    ) -> Option<Value> {
+        let (v, _) = self.lookup_child(keys, node.budget.dec(), node.depth + 1);
         let ch = Child { mv, v, q };
         if effective(&ch, &exp.caps).1 == 0 {
             let nv = self.refuted_by(node.pos, &ch, &exp.caps);
