@@ -207,6 +207,24 @@ pub struct Flaw {
     pub detail: String,
 }
 
+impl Flaw {
+    /// A flaw of `kind` at `ply` with nothing more known than `detail`: no moves, lengths or
+    /// rejoin ply, not fatal until the report counts it ([`FlawKind::is_fatal_with`]).
+    fn new(kind: FlawKind, ply: usize, detail: String) -> Flaw {
+        Flaw {
+            kind,
+            ply,
+            moves: Vec::new(),
+            length: None,
+            length_exact: false,
+            line_length: None,
+            rejoin_ply: None,
+            fatal: false,
+            detail,
+        }
+    }
+}
+
 /// Which question of the checker was left undecided: something to match on beside
 /// [`Undecided::question`], the sentence for people.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -418,15 +436,13 @@ pub(crate) fn run(
             Err(e) => {
                 let (ply, mv) = e.place(moves.len());
                 flaws.push(Flaw {
-                    kind: FlawKind::InvalidIntendedLine,
-                    ply,
                     moves: mv.into_iter().collect(),
-                    length: None,
-                    length_exact: false,
                     line_length: Some(moves.len() as u32),
-                    rejoin_ply: None,
-                    fatal: false,
-                    detail: format!("the intended line is not a mate: {e}"),
+                    ..Flaw::new(
+                        FlawKind::InvalidIntendedLine,
+                        ply,
+                        format!("the intended line is not a mate: {e}"),
+                    )
                 });
                 None
             }
@@ -445,17 +461,11 @@ pub(crate) fn run(
     let main_line = match outcome {
         Outcome::Mate(line) => Some(line),
         Outcome::NoMate => {
-            flaws.push(Flaw {
-                kind: FlawKind::NoMate,
-                ply: 1,
-                moves: Vec::new(),
-                length: None,
-                length_exact: false,
-                line_length: None,
-                rejoin_ply: None,
-                fatal: false,
-                detail: "the position has no forced mate".into(),
-            });
+            flaws.push(Flaw::new(
+                FlawKind::NoMate,
+                1,
+                "the position has no forced mate".into(),
+            ));
             None
         }
         Outcome::Unknown(reason) => {
@@ -627,17 +637,11 @@ impl Checker<'_, '_> {
         }
         let end = walk.positions[n].hand(attacker);
         if end.total() > 0 {
-            self.flaws.push(Flaw {
-                kind: FlawKind::PiecesLeftOver,
-                ply: n,
-                moves: Vec::new(),
-                length: None,
-                length_exact: false,
-                line_length: None,
-                rejoin_ply: None,
-                fatal: false,
-                detail: format!("the attacker ends with {} in hand", end.japanese()),
-            });
+            self.flaws.push(Flaw::new(
+                FlawKind::PiecesLeftOver,
+                n,
+                format!("the attacker ends with {} in hand", end.japanese()),
+            ));
         }
         end
     }
@@ -722,18 +726,18 @@ impl Checker<'_, '_> {
         }
         if !reported_before {
             self.flaws.push(Flaw {
-                kind: FlawKind::ShorterMate,
-                ply: k + 1,
                 moves: first.into_iter().collect(),
                 length: Some(len as u32),
                 length_exact: exact,
                 line_length: Some(rest as u32),
-                rejoin_ply: None,
-                fatal: false,
-                detail: format!(
-                    "a mate in {}{len} from here, the intended line takes {rest} plies",
-                    if exact { "" } else { "at most " }
-                ),
+                ..Flaw::new(
+                    FlawKind::ShorterMate,
+                    k + 1,
+                    format!(
+                        "a mate in {}{len} from here, the intended line takes {rest} plies",
+                        if exact { "" } else { "at most " }
+                    ),
+                )
             });
         }
         Some(first)
@@ -750,15 +754,15 @@ impl Checker<'_, '_> {
             c.play_unchecked(mv);
             if futile::is_mate_with_futile_interpositions(&c) {
                 self.flaws.push(Flaw {
-                    kind: FlawKind::AlternativeFinalMove,
-                    ply: k + 1,
                     moves: vec![mv],
                     length: Some(1),
                     length_exact: true,
                     line_length: Some(1),
-                    rejoin_ply: None,
-                    fatal: false,
-                    detail: "another move also mates at the last ply".into(),
+                    ..Flaw::new(
+                        FlawKind::AlternativeFinalMove,
+                        k + 1,
+                        "another move also mates at the last ply".into(),
+                    )
                 });
             }
         }
@@ -1019,19 +1023,19 @@ impl Checker<'_, '_> {
             _ => "this check also forces mate",
         };
         self.flaws.push(Flaw {
-            kind,
-            ply: k + 1,
             moves,
             length: Some(len as u32 + 1),
             length_exact: exact,
             line_length: Some(rest as u32),
-            rejoin_ply: None,
-            fatal: false,
-            detail: format!(
-                "{what}, in {}{} plies from here",
-                if exact { "" } else { "at most " },
-                len as u32 + 1
-            ),
+            ..Flaw::new(
+                kind,
+                k + 1,
+                format!(
+                    "{what}, in {}{} plies from here",
+                    if exact { "" } else { "at most " },
+                    len as u32 + 1
+                ),
+            )
         });
     }
 
@@ -1210,17 +1214,17 @@ impl Checker<'_, '_> {
             };
             let rest = (walk.moves.len() - k) as u32;
             self.flaws.push(Flaw {
-                kind: FlawKind::VariationAlternativeMate,
-                ply: k + 1,
                 moves: vec![defence, mv],
                 length: Some(len as u32 + 1),
                 length_exact: true,
                 line_length: Some(rest),
-                rejoin_ply: None,
-                fatal: false,
-                detail: format!(
-                    "after this defence, this check mates in {len} plies, as quickly as {main}"
-                ),
+                ..Flaw::new(
+                    FlawKind::VariationAlternativeMate,
+                    k + 1,
+                    format!(
+                        "after this defence, this check mates in {len} plies, as quickly as {main}"
+                    ),
+                )
             });
         }
     }
@@ -1242,15 +1246,15 @@ impl Checker<'_, '_> {
                 let mut moves = vec![mv];
                 moves.extend(w.moves);
                 self.flaws.push(Flaw {
-                    kind: FlawKind::EqualLengthVariation,
-                    ply: k + 1,
                     moves,
                     length: Some(rest as u32),
                     length_exact: true,
                     line_length: Some(rest as u32),
-                    rejoin_ply: None,
-                    fatal: false,
-                    detail: "another defence is as long and leaves no pieces over".into(),
+                    ..Flaw::new(
+                        FlawKind::EqualLengthVariation,
+                        k + 1,
+                        "another defence is as long and leaves no pieces over".into(),
+                    )
                 });
             }
             Some(w) if w.exact => {} // as long, but with pieces left over: not a 変同
@@ -1289,31 +1293,29 @@ impl Checker<'_, '_> {
                     return;
                 }
                 self.flaws.push(Flaw {
-                    kind: FlawKind::LongerVariation,
-                    ply: k + 1,
                     moves: vec![mv],
                     length: Some(len as u32 + 1),
                     length_exact: exact,
                     line_length: Some(rest as u32),
-                    rejoin_ply: None,
-                    fatal: false,
-                    detail: format!(
-                        "this defence lasts {}{} plies, the line {rest}",
-                        if exact { "" } else { "at most " },
-                        len as u32 + 1
-                    ),
+                    ..Flaw::new(
+                        FlawKind::LongerVariation,
+                        k + 1,
+                        format!(
+                            "this defence lasts {}{} plies, the line {rest}",
+                            if exact { "" } else { "at most " },
+                            len as u32 + 1
+                        ),
+                    )
                 });
             }
             Within::No => self.flaws.push(Flaw {
-                kind: FlawKind::NoMate,
-                ply: k + 1,
                 moves: vec![mv],
-                length: None,
-                length_exact: false,
                 line_length: Some(rest as u32),
-                rejoin_ply: None,
-                fatal: false,
-                detail: "after this defence there is no mate".into(),
+                ..Flaw::new(
+                    FlawKind::NoMate,
+                    k + 1,
+                    "after this defence there is no mate".into(),
+                )
             }),
             Within::Unknown => self.undecided(
                 k + 1,
