@@ -21,6 +21,17 @@ const MAX_WALK: u64 = 2_000_000;
 /// (then the line is not exact anyway, and long problems have many undecidable ties).
 const DECISION_NODES: u64 = 100_000;
 const DECISION_NODES_LOOSE: u64 = 5_000;
+/// Nodes all the walk's searches may take past its allowance: then the table alone decides
+/// and equally long choices are no longer compared. Without it, the comparisons near the end
+/// of a line whose bound is not tight (a mate much shorter than the bound exists) branch at
+/// every ply and their searches ran to many times the allowance (13 M nodes for a 21-ply line).
+const WALK_OVERRUN_NODES: u64 = 1_000_000;
+/// Most positions the walk may visit once it no longer searches: on the table alone a walk
+/// whose lines keep failing (repetitions, proofs replaced) backtracks through the table's
+/// whole proof tree, several microseconds a position and no node counted.
+const TABLE_WALK: u64 = 200_000;
+/// Positions visited between two looks at the time and stop limits.
+const POLL_EVERY: u64 = 1024;
 
 /// A line from some position to the end, built backwards.
 struct Sub {
@@ -73,6 +84,10 @@ pub(crate) struct LineWalk<'s, 'a> {
     steps: u64,
     /// The node count up to which decisions may search at length.
     until: u64,
+    /// The node count past which decisions no longer search at all.
+    hard_until: u64,
+    /// The step count the walk ends at, once it walks on the table alone.
+    table_steps_until: Option<u64>,
 }
 
 /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
@@ -127,6 +142,8 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             exact: true,
             steps: 0,
             until,
+            hard_until: until.saturating_add(WALK_OVERRUN_NODES),
+            table_steps_until: None,
         }
     }
 
@@ -136,12 +153,20 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         self.tight && self.search.nodes() < self.until
     }
 
-    /// Nodes one decision may search now: at length while a whole one fits in the allowance.
-    fn cap(&self) -> u64 {
+    /// Whether the walk may still search (and compare equally long choices).
+    fn searching(&self) -> bool {
+        self.search.nodes() < self.hard_until
+    }
+
+    /// Nodes one decision may search now: at length while a whole one fits in the allowance,
+    /// a few past it, none (the table only) past [`WALK_OVERRUN_NODES`] more.
+    fn cap(&self) -> Option<u64> {
         if self.tight && self.until.saturating_sub(self.search.nodes()) >= DECISION_NODES {
-            DECISION_NODES
+            Some(DECISION_NODES)
+        } else if self.searching() {
+            Some(DECISION_NODES_LOOSE)
         } else {
-            DECISION_NODES_LOOSE
+            None
         }
     }
 
@@ -198,9 +223,25 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         j.long = real == Within::No && cap == Within::No;
     }
 
-    fn walk_or(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
+    /// Counts a visited position; false when the walk must end (too many positions).
+    fn step(&mut self) -> bool {
         self.steps += 1;
-        if keys.len() > MAX_LINE || self.steps > MAX_WALK || budget < 1 {
+        if self.steps % POLL_EVERY == 0 {
+            self.search.poll_limits();
+        }
+        if !self.searching() || self.search.aborted().is_some() {
+            let end = *self
+                .table_steps_until
+                .get_or_insert(self.steps.saturating_add(TABLE_WALK));
+            if self.steps > end {
+                return false;
+            }
+        }
+        self.steps <= MAX_WALK
+    }
+
+    fn walk_or(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
+        if !self.step() || keys.len() > MAX_LINE || budget < 1 {
             return None;
         }
         let b = budget;
@@ -217,7 +258,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
         let decide = self.deciding();
-        let compare = self.compare && b <= EXHAUSTIVE_PLIES as i32;
+        let compare = self.compare && b <= EXHAUSTIVE_PLIES as i32 && self.searching();
         let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
@@ -227,7 +268,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 if tried[i] {
                     continue;
                 }
-                let search = (pass == 1 || decide).then(|| self.cap());
+                let search = (pass == 1 || decide).then(|| self.cap()).flatten();
                 let w = self.search.within(c, NodeKind::And, b - 1, keys, search);
                 match w {
                     Within::Yes(_) => {}
@@ -290,8 +331,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     }
 
     fn walk_and(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
-        self.steps += 1;
-        if keys.len() > MAX_LINE || self.steps > MAX_WALK {
+        if !self.step() || keys.len() > MAX_LINE {
             return None;
         }
         let replies = pos.evasions();
@@ -410,7 +450,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 if j.short.is_some() || showable.contains(&i) {
                     continue;
                 }
-                let search = searching.then(|| self.cap());
+                let search = searching.then(|| self.cap()).flatten();
                 if let Within::Yes(l) =
                     self.search
                         .within(&j.child, NodeKind::Or, b - 1, keys, search)
@@ -451,7 +491,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 break;
             }
             let cap = self.cap();
-            self.judge_reply(&mut js[i], b, keys, Some(cap));
+            self.judge_reply(&mut js[i], b, keys, cap);
         }
         showable.retain(|&i| js[i].short.is_none());
     }
@@ -468,7 +508,8 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         b: i32,
         keys: &mut Vec<u64>,
     ) -> Option<(usize, Sub)> {
-        let compare = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        let compare =
+            self.compare && self.searching() && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
         let mut order = counted.to_vec();
         if !compare && order.len() > 1 {
             let mut lens: Vec<(usize, Plies)> = order

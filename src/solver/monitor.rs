@@ -106,6 +106,12 @@ impl<'a> Monitor<'a> {
         }
     }
 
+    /// Looks at the limits without counting a node: for work that visits positions without
+    /// searching them (the line walk over the table).
+    pub fn poll(&mut self, table: &Table) {
+        self.check_limits(table);
+    }
+
     /// Adds nodes searched elsewhere (another table) to the count, and looks at the limits.
     pub fn add_nodes(&mut self, n: u64, table: &Table) {
         self.nodes += n;

@@ -104,6 +104,11 @@ impl<'a> Search<'a> {
         self.monitor.count_node(self.table);
     }
 
+    /// Looks at the time and stop limits between node counts (see [`Monitor::poll`]).
+    pub fn poll_limits(&mut self) {
+        self.monitor.poll(self.table);
+    }
+
     /// Treats the positions with these full keys ([`Position::key`]) as not mated when they
     /// are reached later than at the given ply (the `depth` of the search's nodes counts plies
     /// from the problem's start). Results that rest on them are path-dependent, like those
