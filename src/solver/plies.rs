@@ -1,12 +1,19 @@
 //! Lengths and budgets in plies (手数): [`Plies`], a mate length, the most plies a search may
 //! still use, or the plies a disproof holds for, with "no limit" as a case of its own.
 
-/// Mates up to this many plies, and the last this many plies of any line, are handled
-/// exhaustively: the shortest length is searched from the bottom up (1, 3, 5, ... plies, each
-/// proven empty before the next), and the line walk compares equally long choices there (the
-/// 駒余り rules). Below it both are cheap; above it, for long problems, they would cost more
-/// than the rest of the solve.
+/// The last this many plies of any line are walked exhaustively: the line walk compares
+/// equally long choices there (the 駒余り rules). Below it that is cheap; above it, for long
+/// problems, it would cost more than the rest of the solve.
 pub(crate) const EXHAUSTIVE_PLIES: u16 = 41;
+
+/// The longest first proof after which the shortest length is searched from the bottom up
+/// (1, 3, 5, ... plies, each proven empty before the next), and which gets the larger least
+/// allowance for it (`SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES`). Random mates of at most
+/// 25 plies can have first proofs of 67; the long problems' first proofs (寿 629 for 611,
+/// Astral390 189) would need hundreds of refutations from the bottom, each a little costlier
+/// than the one before (寿's first forty take about 4,000 nodes each; at 30 M nodes it gets to
+/// 393 plies), which would only take the allowance from the line's tightening.
+pub(crate) const BOTTOM_UP_PLIES: u16 = 127;
 
 /// A number of plies (手数), or no limit: a search's budget (the most plies the mate may still
 /// take), a proof's mate length (always finite), or the plies a disproof holds for. "No

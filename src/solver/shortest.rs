@@ -5,7 +5,7 @@
 use super::config::SolverConfig;
 use super::line;
 use super::outcome::{MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
-use super::plies::{EXHAUSTIVE_PLIES, Plies};
+use super::plies::{BOTTOM_UP_PLIES, Plies};
 use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
 use crate::moves::Move;
@@ -79,7 +79,7 @@ pub(crate) fn main_line(
     alternatives: bool,
     shortcuts: bool,
 ) -> Outcome {
-    let floor = if len <= EXHAUSTIVE_PLIES {
+    let floor = if len <= BOTTOM_UP_PLIES {
         SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES
     } else {
         SolverConfig::MIN_SHORTEST_NODES
@@ -191,13 +191,21 @@ pub(crate) fn shorten(
     let until = |search: &Search<'_>| stop_at.min(search.nodes().saturating_add(share));
     let mut minimal = false;
     let mut line = None;
-    // Short mates: budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty
-    // before the next; the first with a mate is the shortest. Small budgets are cheap to
-    // refute, whereas a search within `len - 2` of a short mate can wander into long lines.
-    if len <= EXHAUSTIVE_PLIES {
+    // Budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty before the
+    // next: the first with a mate is the shortest. Small budgets are cheap to refute, whereas
+    // a search within `len - 2` of a short mate can wander into long lines, and a first proof
+    // can be far longer than the shortest mate (67 plies for a mate in 11), which shortening
+    // two plies at a time from the top takes many searches to reach. The refutation of the
+    // budget just below the shortest mate is what a proof of minimality needs, and each
+    // costs several times the one before: each may take half of what is left of the
+    // allowance (at least a share). The first that runs out hands over to the search from
+    // the top; the budgets below `refuted` stay refuted.
+    let mut refuted = shortest;
+    if len <= BOTTOM_UP_PLIES {
         let mut b = shortest;
         while b < len {
-            let cap = until(search);
+            let rest = stop_at.saturating_sub(search.nodes());
+            let cap = stop_at.min(search.nodes().saturating_add(share.max(rest / 2)));
             search.set_path(path);
             let Some(v) = search.solve_until(pos, kind, depth, Plies::new(b), cap) else {
                 break;
@@ -210,12 +218,11 @@ pub(crate) fn shorten(
                 break;
             }
             b += 2;
+            refuted = b;
         }
-        // Either a mate at `b` or every budget below `len` refuted.
-        minimal = b >= len;
     }
     while !minimal {
-        if len < shortest + 2 {
+        if len < refuted + 2 {
             minimal = true;
             break;
         }

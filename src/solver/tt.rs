@@ -194,6 +194,7 @@ impl Table {
         // added, which keeps the lengths along a walked line decreasing.
         let mut proof: Option<&Entry> = None;
         let mut too_long: Option<&Entry> = None;
+        let mut other_budget: Option<&Entry> = None;
         for (i, &k) in keys.iter().enumerate() {
             if k != key {
                 continue;
@@ -218,7 +219,17 @@ impl Table {
                     return to_probe(e, eh);
                 }
             } else if eh == hand {
-                exact = Some(e);
+                // An open node's numbers were searched with some budget: for a larger one,
+                // a node near that search's horizon looks far harder than it is (after a
+                // search within 11 plies, one within 65 could not find the mate in 65 a
+                // search had found in 5 nodes), so they serve only as good or smaller
+                // budgets (a mate within fewer plies is no easier to find). Its best move
+                // still helps.
+                if len_of(e) >= budget {
+                    exact = Some(e);
+                } else {
+                    other_budget = Some(e);
+                }
             }
         }
         if let Some(e) = proof {
@@ -244,14 +255,15 @@ impl Table {
             dn: 1,
             hand,
             len: Plies::ZERO,
-            best: None,
+            best: other_budget.and_then(|e| to_probe(e, hand).best),
             found: false,
         }
     }
 
     /// Stores a result. `hand` is the proof hand for a proof, the disproof hand for a
-    /// disproof, otherwise the hand searched; `len` is the mate length of a proof and the
-    /// number of plies a disproof holds for (no limit: no mate at all).
+    /// disproof, otherwise the hand searched; `len` is the mate length of a proof, the
+    /// number of plies a disproof holds for (no limit: no mate at all), and the budget an
+    /// open node was searched with.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
@@ -304,7 +316,11 @@ impl Table {
             let dominated_old = match (e[PN] == 0, e[DN] == 0) {
                 (true, _) => pn == 0 && eh.covers(hand) && len <= old_len,
                 (_, true) => dn == 0 && hand.covers(eh) && len >= old_len,
-                _ => (pn == 0 && eh.covers(hand)) || (dn == 0 && hand.covers(eh)),
+                // An open node of a budget the new proof (disproof) does not answer stays.
+                _ => {
+                    (pn == 0 && eh.covers(hand) && len <= old_len)
+                        || (dn == 0 && hand.covers(eh) && len >= old_len)
+                }
             };
             let dominated_new = (e[PN] == 0 && pn == 0 && hand.covers(eh) && old_len <= len)
                 || (e[DN] == 0 && dn == 0 && eh.covers(hand) && old_len >= len);
@@ -453,10 +469,29 @@ mod tests {
         assert_eq!(t.probe(43, hand(1, 1), plies(17)).pn, 0);
     }
 
+    /// An open node's numbers serve searches with the budget they were searched with or a
+    /// smaller one; for a larger budget only its best move is given.
+    #[test]
+    fn open_entries_keep_their_budget() {
+        let mut t = Table::new(1);
+        let mv = Move::from_raw(0x0a12);
+        assert!(mv.is_some());
+        t.store(42, hand(0, 0), 3, 4, plies(9), mv, 1);
+        for b in [plies(9), plies(7)] {
+            let p = t.probe(42, hand(0, 0), b);
+            assert!(p.found && p.pn == 3 && p.dn == 4);
+        }
+        for b in [plies(11), Plies::Unlimited] {
+            let p = t.probe(42, hand(0, 0), b);
+            assert!(!p.found && p.pn == 1 && p.dn == 1);
+            assert_eq!(p.best, mv);
+        }
+    }
+
     #[test]
     fn new_search_forgets() {
         let mut t = Table::new(1);
-        t.store(42, hand(0, 0), 3, 4, plies(0), None, 1);
+        t.store(42, hand(0, 0), 3, 4, Plies::Unlimited, None, 1);
         assert!(t.probe(42, hand(0, 0), Plies::Unlimited).found);
         t.new_search();
         assert!(!t.probe(42, hand(0, 0), Plies::Unlimited).found);
