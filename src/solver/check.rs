@@ -34,7 +34,7 @@ use super::monitor::Limits;
 use super::outcome::{MateLine, Outcome, Progress, Stats, StopReason};
 use super::plies::Plies;
 use super::search::{NodeKind, Search, Within};
-use super::shortest::{self, shorten};
+use super::shortest::{self, Allowance, shorten};
 use super::tt::Table;
 use super::verify::verify_mate;
 use crate::hand::Hand;
@@ -656,8 +656,11 @@ impl Checker<'_, '_> {
             path,
             NodeKind::Or,
             found,
-            stop_at,
-            self.cap,
+            Allowance {
+                stop_at,
+                share: self.cap,
+                short_floor: 0,
+            },
             false,
         );
         (s.len, s.minimal)
@@ -1107,8 +1110,11 @@ impl Checker<'_, '_> {
                     &walk.keys[..=k],
                     NodeKind::And,
                     v.len.plies(),
-                    stop_at,
-                    share,
+                    Allowance {
+                        stop_at,
+                        share,
+                        short_floor: 0,
+                    },
                     false,
                 );
                 Side::Mate(s.len, s.minimal && side_search.aborted().is_none())

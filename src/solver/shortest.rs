@@ -79,13 +79,16 @@ pub(crate) fn main_line(
     alternatives: bool,
     shortcuts: bool,
 ) -> Outcome {
-    let floor = if len <= BOTTOM_UP_PLIES {
-        SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES
-    } else {
-        SolverConfig::MIN_SHORTEST_NODES
+    // The least allowance is larger for a mate short enough to be proven from the bottom
+    // up (a first proof, or one found from the top, of at most `BOTTOM_UP_PLIES`): `shorten`
+    // raises it when the mate gets that short.
+    let start = search.nodes();
+    let allowance = shortest_nodes.unwrap_or(search.nodes().max(SolverConfig::MIN_SHORTEST_NODES));
+    let short_floor = match shortest_nodes {
+        None => SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES,
+        Some(_) => 0,
     };
-    let allowance = shortest_nodes.unwrap_or(search.nodes().max(floor));
-    let stop_at = search.nodes().saturating_add(allowance);
+    let stop_at = start.saturating_add(allowance);
     // Each search for a shorter mate gets a share of the allowance: the last one, which
     // must show there is none, is the hard one for long problems, and a share keeps its
     // cost in proportion.
@@ -99,10 +102,15 @@ pub(crate) fn main_line(
         &[],
         NodeKind::Or,
         len,
-        stop_at,
-        share,
+        Allowance {
+            stop_at,
+            share,
+            short_floor,
+        },
         shortcuts,
     );
+    let stop_at = short.stop_at;
+    let allowance = stop_at.saturating_sub(start);
     let (mut bound, minimal) = (short.len, short.minimal);
     // The walk's decisions search at length with what is left of the allowance; a global
     // limit that ran out leaves it to the table. Should that fail (a limit ran out while
@@ -168,65 +176,90 @@ pub(crate) struct Shortened {
     /// cannot be walked again afterwards. Its length can exceed `len` (walked before the
     /// last shortening, or showing a futile interposition past its bound).
     pub line: Option<WalkedLine>,
+    /// The node count its searches stopped at (raised from the one it was given when the
+    /// mate got short enough for the larger least allowance).
+    pub stop_at: u64,
+}
+
+/// The nodes [`shorten`] may spend.
+pub(crate) struct Allowance {
+    /// The node count at which all its searches stop.
+    pub stop_at: u64,
+    /// The nodes each search from the top may take.
+    pub share: u64,
+    /// The least number of nodes, counted from the start of [`shorten`], that it may take
+    /// once the mate is short enough to be proven from the bottom up ([`BOTTOM_UP_PLIES`]):
+    /// `stop_at` and `share` are raised to it then. 0: no such floor.
+    pub short_floor: u64,
 }
 
 /// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
-/// shortest one it can find. Each search may take `share` nodes and all of them stop at node
-/// count `stop_at`. `refine`: tighten the line ([`Search::tighten_line`]) when a search from
-/// `pos` runs out (OR nodes only).
-#[allow(clippy::too_many_arguments)]
+/// shortest one it can find, within `allowance`. `refine`: tighten the line
+/// ([`Search::tighten_line`]) when a search from `pos` runs out (OR nodes only).
 pub(crate) fn shorten(
     search: &mut Search<'_>,
     pos: &Position,
     path: &[u64],
     kind: NodeKind,
     mut len: u16,
-    stop_at: u64,
-    share: u64,
+    allowance: Allowance,
     mut refine: bool,
 ) -> Shortened {
     refine &= kind == NodeKind::Or;
     let depth = path.len() as u32;
     let shortest = if kind == NodeKind::Or { 1 } else { 0 };
-    let until = |search: &Search<'_>| stop_at.min(search.nodes().saturating_add(share));
+    let start = search.nodes();
+    let Allowance {
+        mut stop_at,
+        mut share,
+        short_floor,
+    } = allowance;
     let mut minimal = false;
     let mut line = None;
-    // Budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty before the
-    // next: the first with a mate is the shortest. Small budgets are cheap to refute, whereas
-    // a search within `len - 2` of a short mate can wander into long lines, and a first proof
-    // can be far longer than the shortest mate (67 plies for a mate in 11), which shortening
-    // two plies at a time from the top takes many searches to reach. The refutation of the
-    // budget just below the shortest mate is what a proof of minimality needs, and each
-    // costs several times the one before: each may take half of what is left of the
-    // allowance (at least a share). The first that runs out hands over to the search from
-    // the top; the budgets below `refuted` stay refuted.
+    // The budgets below `refuted` are proven to have no mate.
     let mut refuted = shortest;
-    if len <= BOTTOM_UP_PLIES {
-        let mut b = shortest;
-        while b < len {
-            let rest = stop_at.saturating_sub(search.nodes());
-            let cap = stop_at.min(search.nodes().saturating_add(share.max(rest / 2)));
-            search.set_path(path);
-            let Some(v) = search.solve_until(pos, kind, depth, Plies::new(b), cap) else {
-                break;
-            };
-            if search.aborted().is_some() || search.depth_limited() {
-                break;
+    let mut bottom_up = false;
+    loop {
+        // Budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty before
+        // the next, once the mate is short enough: the first with a mate is the shortest.
+        // Small budgets are cheap to refute, whereas a search within `len - 2` of a short
+        // mate can wander into long lines, and a first proof can be far longer than the
+        // shortest mate (67 plies, or even 517, for a mate in 23), which shortening two plies
+        // at a time from the top takes many searches to reach. The refutation of the budget
+        // just below the shortest mate is what a proof of minimality needs, and each costs
+        // several times the one before: each may take half of what is left of the allowance
+        // (at least a share). The first that runs out hands over to the search from the top.
+        if !bottom_up && len <= BOTTOM_UP_PLIES {
+            bottom_up = true;
+            let floor_at = start.saturating_add(short_floor);
+            if floor_at > stop_at {
+                stop_at = floor_at;
+                share = share.max(short_floor / SHARES);
             }
-            if v.pn == 0 {
-                len = v.len.plies().min(b);
-                break;
+            let mut b = refuted;
+            while b < len {
+                let rest = stop_at.saturating_sub(search.nodes());
+                let cap = stop_at.min(search.nodes().saturating_add(share.max(rest / 2)));
+                search.set_path(path);
+                let Some(v) = search.solve_until(pos, kind, depth, Plies::new(b), cap) else {
+                    break;
+                };
+                if search.aborted().is_some() || search.depth_limited() {
+                    break;
+                }
+                if v.pn == 0 {
+                    len = v.len.plies().min(b);
+                    break;
+                }
+                b += 2;
+                refuted = b;
             }
-            b += 2;
-            refuted = b;
         }
-    }
-    while !minimal {
         if len < refuted + 2 {
             minimal = true;
             break;
         }
-        let cap = until(search);
+        let cap = stop_at.min(search.nodes().saturating_add(share));
         search.set_path(path);
         let Some(v) = search.solve_until(pos, kind, depth, Plies::new(len - 2), cap) else {
             if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
@@ -263,7 +296,12 @@ pub(crate) fn shorten(
             break;
         }
     }
-    Shortened { len, minimal, line }
+    Shortened {
+        len,
+        minimal,
+        line,
+        stop_at,
+    }
 }
 
 /// Tightens a walked line (`moves` from `root`, an attacker node) from its end back to the
