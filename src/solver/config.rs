@@ -54,9 +54,10 @@ impl SolverConfig {
     /// [`SolverConfig::shortest_node_limit`] is `None` it is as many nodes as the first proof
     /// took, and at least this many: short problems prove their length within it).
     pub const MIN_SHORTEST_NODES: u64 = 200_000;
-    /// The least automatic allowance when the first proof is at most 127 plies long (a short
-    /// mate, or one whose first proof wastes plies: random mates in 11 have had first proofs
-    /// of 67): proving a short mate minimal means refuting every shorter budget in turn,
+    /// The least automatic allowance when the first proof is at most 127 plies long, or once
+    /// a search for a shorter mate gets it that short (a short mate, or one whose first proof
+    /// wastes plies: random mates in 11 have had first proofs of 67, mates in 23 of 445):
+    /// proving a short mate minimal means refuting every shorter budget in turn,
     /// which can cost far more than a first proof that came quickly. On the random suite
     /// (`problems/random.sfen`, mates of 1-25 plies) 200,000 left 9 of the first 74 unproven,
     /// 2,000,000 four and 4,000,000 one (benches/README.md, "Proving short mates").
@@ -134,7 +135,8 @@ impl SolverConfig {
     /// walk draws on them). `None` (the default): as many as the first proof took, and at
     /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES), or
     /// [`MIN_SHORT_MATE_SHORTEST_NODES`](Self::MIN_SHORT_MATE_SHORTEST_NODES) when the first
-    /// proof is at most 127 plies long. When they run out the mate is
+    /// proof (or a shorter mate found after it) is at most 127 plies long. When they run out
+    /// the mate is
     /// still reported with its proven length, [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false. The node and
     /// time limits apply on top.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {

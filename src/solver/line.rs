@@ -234,10 +234,15 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 .table_steps_until
                 .get_or_insert(self.steps.saturating_add(TABLE_WALK));
             if self.steps > end {
+                self.exact = false;
                 return false;
             }
         }
-        self.steps <= MAX_WALK
+        if self.steps > MAX_WALK {
+            self.exact = false;
+            return false;
+        }
+        true
     }
 
     fn walk_or(&mut self, pos: &Position, budget: i32, keys: &mut Vec<u64>) -> Option<Sub> {
@@ -258,7 +263,12 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
         let decide = self.deciding();
-        let compare = self.compare && b <= EXHAUSTIVE_PLIES as i32 && self.searching();
+        let wanted = self.compare && b <= EXHAUSTIVE_PLIES as i32;
+        let compare = wanted && self.searching();
+        if wanted && !compare {
+            // The 駒余り comparison is skipped: the choice is no longer the rule's.
+            self.exact = false;
+        }
         let mut fitting: Option<Sub> = None;
         let mut tried = vec![false; children.len()];
         let mut skipped = false;
@@ -269,7 +279,14 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                     continue;
                 }
                 let search = (pass == 1 || decide).then(|| self.cap()).flatten();
-                let w = self.search.within(c, NodeKind::And, b - 1, keys, search);
+                // On the table alone a check that mates at once is unknown (mated positions
+                // are not stored): the rules say so instead.
+                let ends = !self.searching() && futile::is_mate_with_futile_interpositions(c);
+                let w = if ends {
+                    Within::Yes(0)
+                } else {
+                    self.search.within(c, NodeKind::And, b - 1, keys, search)
+                };
                 match w {
                     Within::Yes(_) => {}
                     Within::No => {
@@ -287,7 +304,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 tried[i] = true;
                 let exact_before = self.exact;
                 keys.push(c.key());
-                let sub = self.walk_and(c, b - 1, keys);
+                let sub = self.walk_and(c, if ends { (b - 1).min(1) } else { b - 1 }, keys);
                 keys.pop();
                 if let Some(mut sub) = sub {
                     sub.push(*mv);
@@ -508,8 +525,11 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         b: i32,
         keys: &mut Vec<u64>,
     ) -> Option<(usize, Sub)> {
-        let compare =
-            self.compare && self.searching() && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        let wanted = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        let compare = wanted && self.searching();
+        if wanted && !compare && counted.len() > 1 {
+            self.exact = false;
+        }
         let mut order = counted.to_vec();
         if !compare && order.len() > 1 {
             let mut lens: Vec<(usize, Plies)> = order

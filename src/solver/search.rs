@@ -379,9 +379,13 @@ impl<'a> Search<'a> {
             }
             rep |= v.rep;
         }
-        // Every check leaves the defender a reply: with this hand or less, no mate in one.
+        // Every check leaves the defender a reply: with this hand or less, no mate in one. A
+        // result that rests on an exclusion is not recorded: the path-keyed table expects the
+        // node on the path, and this one never enters it.
         let v = Value::disproven(pos.hand(self.attacker), rep, Plies::new(1));
-        self.record(pos, v, None, 1);
+        if !rep {
+            self.record(pos, v, None, 1);
+        }
         v
     }
 
