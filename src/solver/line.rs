@@ -265,7 +265,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         let decide = self.deciding();
         let wanted = self.compare && b <= EXHAUSTIVE_PLIES as i32;
         let compare = wanted && self.searching();
-        if wanted && !compare {
+        if wanted && !compare && children.len() > 1 {
             // The 駒余り comparison is skipped: the choice is no longer the rule's.
             self.exact = false;
         }

@@ -83,7 +83,7 @@ pub(crate) fn main_line(
     // up (a first proof, or one found from the top, of at most `BOTTOM_UP_PLIES`): `shorten`
     // raises it when the mate gets that short.
     let start = search.nodes();
-    let allowance = shortest_nodes.unwrap_or(search.nodes().max(SolverConfig::MIN_SHORTEST_NODES));
+    let allowance = shortest_nodes.unwrap_or(start.max(SolverConfig::MIN_SHORTEST_NODES));
     let short_floor = match shortest_nodes {
         None => SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES,
         Some(_) => 0,
@@ -220,15 +220,8 @@ pub(crate) fn shorten(
     let mut refuted = shortest;
     let mut bottom_up = false;
     loop {
-        // Budgets from the bottom up (1, 3, 5, ... at an OR node), each proven empty before
-        // the next, once the mate is short enough: the first with a mate is the shortest.
-        // Small budgets are cheap to refute, whereas a search within `len - 2` of a short
-        // mate can wander into long lines, and a first proof can be far longer than the
-        // shortest mate (67 plies, or even 517, for a mate in 23), which shortening two plies
-        // at a time from the top takes many searches to reach. The refutation of the budget
-        // just below the shortest mate is what a proof of minimality needs, and each costs
-        // several times the one before: each may take half of what is left of the allowance
-        // (at least a share). The first that runs out hands over to the search from the top.
+        // Once the mate is short enough, the budgets from the bottom up (see
+        // `refute_from_bottom`), with the larger least allowance from then on.
         if !bottom_up && len <= BOTTOM_UP_PLIES {
             bottom_up = true;
             let floor_at = start.saturating_add(short_floor);
@@ -236,24 +229,12 @@ pub(crate) fn shorten(
                 stop_at = floor_at;
                 share = share.max(short_floor / SHARES);
             }
-            let mut b = refuted;
-            while b < len {
-                let rest = stop_at.saturating_sub(search.nodes());
-                let cap = stop_at.min(search.nodes().saturating_add(share.max(rest / 2)));
-                search.set_path(path);
-                let Some(v) = search.solve_until(pos, kind, depth, Plies::new(b), cap) else {
-                    break;
-                };
-                if search.aborted().is_some() || search.depth_limited() {
-                    break;
-                }
-                if v.pn == 0 {
-                    len = v.len.plies().min(b);
-                    break;
-                }
-                b += 2;
-                refuted = b;
-            }
+            let at = Allowance {
+                stop_at,
+                share,
+                short_floor,
+            };
+            refute_from_bottom(search, pos, path, kind, &mut len, &mut refuted, &at);
         }
         if len < refuted + 2 {
             minimal = true;
@@ -301,6 +282,46 @@ pub(crate) fn shorten(
         minimal,
         line,
         stop_at,
+    }
+}
+
+/// Searches the budgets from `refuted` up (1, 3, 5, ... at an OR node), each proven empty
+/// before the next, until one has a mate (`len` becomes it: the shortest) or one runs out;
+/// `refuted` ends as the least budget not proven empty. Small budgets are cheap to refute,
+/// whereas a search within `len - 2` of a short mate can wander into long lines, and a first
+/// proof can be far longer than the shortest mate (67 plies, or even 517, for a mate in 23),
+/// which shortening two plies at a time from the top takes many searches to reach. The
+/// refutation of the budget just below the shortest mate is what a proof of minimality
+/// needs, and each costs several times the one before: each may take half of what is left
+/// of the allowance (at least a share).
+fn refute_from_bottom(
+    search: &mut Search<'_>,
+    pos: &Position,
+    path: &[u64],
+    kind: NodeKind,
+    len: &mut u16,
+    refuted: &mut u16,
+    at: &Allowance,
+) {
+    let depth = path.len() as u32;
+    while *refuted < *len {
+        let b = *refuted;
+        let rest = at.stop_at.saturating_sub(search.nodes());
+        let cap = at
+            .stop_at
+            .min(search.nodes().saturating_add(at.share.max(rest / 2)));
+        search.set_path(path);
+        let Some(v) = search.solve_until(pos, kind, depth, Plies::new(b), cap) else {
+            return;
+        };
+        if search.aborted().is_some() || search.depth_limited() {
+            return;
+        }
+        if v.pn == 0 {
+            *len = v.len.plies().min(b);
+            return;
+        }
+        *refuted = b + 2;
     }
 }
 

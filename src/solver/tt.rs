@@ -246,7 +246,7 @@ impl Table {
                 dn: 1,
                 hand,
                 len: Plies::ZERO,
-                best: to_probe(e, hand).best,
+                best: best_of(e),
                 found: true,
             };
         }
@@ -255,7 +255,7 @@ impl Table {
             dn: 1,
             hand,
             len: Plies::ZERO,
-            best: other_budget.and_then(|e| to_probe(e, hand).best),
+            best: other_budget.and_then(best_of),
             found: false,
         }
     }
@@ -374,9 +374,14 @@ fn to_probe(e: &Entry, hand: Hand) -> Probe {
         dn: e[DN],
         hand,
         len: Plies::from_raw(len_of(e)),
-        best: Move::from_raw((e[LEN_BEST] >> 16) as u16),
+        best: best_of(e),
         found: true,
     }
+}
+
+/// The best move an entry records, if any.
+fn best_of(e: &Entry) -> Option<Move> {
+    Move::from_raw((e[LEN_BEST] >> 16) as u16)
 }
 
 #[cfg(test)]
