@@ -521,8 +521,12 @@ impl Engine {
                 send("usiok");
             }
             "isready" => {
-                if self.running.is_none() {
-                    self.prepare();
+                if self.running.is_none() && self.prepare() {
+                    // The table's pages mapped now, not one fault at a time in `go mate`
+                    // (other engines clear their tables here too).
+                    if let Some(s) = self.solver.as_mut() {
+                        s.prefault();
+                    }
                 }
                 send("readyok");
             }

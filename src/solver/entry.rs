@@ -83,6 +83,23 @@ impl Solver {
         Ok(())
     }
 
+    /// Maps every page of the table's memory now rather than during the next search, as
+    /// engines do at USI `isready`: a fresh table's pages are otherwise mapped one page fault
+    /// at a time as the search first touches them, about a fifth of the time of a search that
+    /// fills 1 GiB. Takes about 0.4 s per GiB of a fresh table (on the machine measured), very
+    /// little once its pages are mapped; what the table holds is kept.
+    ///
+    /// ```
+    /// use tsume::{Position, Solver, SolverConfig};
+    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+    /// solver.prefault();
+    /// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+    /// assert!(matches!(solver.solve(&pos).outcome, tsume::Outcome::Mate(_)));
+    /// ```
+    pub fn prefault(&mut self) {
+        self.table.prefault();
+    }
+
     /// The settings.
     pub fn config(&self) -> &SolverConfig {
         &self.config

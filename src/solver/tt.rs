@@ -162,6 +162,20 @@ impl Table {
         })
     }
 
+    /// Touches every page of the table now, keeping what it holds, so that a search does
+    /// not take the page faults of a fresh table one by one (each page of a zeroed
+    /// allocation is mapped at its first read and copied at its first write: about a fifth
+    /// of a search that fills 1 GiB). Costs about 0.4 s per GiB when the table is fresh.
+    pub fn prefault(&mut self) {
+        const PAGE: usize = 4096;
+        for i in (0..self.keys.len()).step_by(PAGE / 8) {
+            self.keys[i] = std::hint::black_box(self.keys[i]);
+        }
+        for i in (0..self.entries.len()).step_by(PAGE / std::mem::size_of::<Entry>()) {
+            self.entries[i] = std::hint::black_box(self.entries[i]);
+        }
+    }
+
     /// Bytes held by the table.
     pub fn size_bytes(&self) -> usize {
         self.keys.len() * 8 + self.entries.len() * std::mem::size_of::<Entry>()
@@ -507,6 +521,17 @@ mod tests {
             assert!(!p.found && p.pn == 1 && p.dn == 1);
             assert_eq!(p.best, mv);
         }
+    }
+
+    #[test]
+    fn prefault_keeps_what_the_table_holds() {
+        let mut t = Table::new(1);
+        t.new_search();
+        let (pn, dn) = PROVEN;
+        t.store(42, hand(1, 0), pn, dn, plies(7), None, 10);
+        t.prefault();
+        let p = t.probe(42, hand(1, 0), Plies::Unlimited);
+        assert!(p.found && p.pn == 0 && p.len == plies(7));
     }
 
     #[test]
