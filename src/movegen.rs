@@ -9,6 +9,14 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Position, live_squares};
 use crate::types::{Color, PieceKind, Square};
 
+/// What [`Position::evasion_counts`] counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct EvasionCounts {
+    pub king: u32,
+    pub board: u32,
+    pub drop_squares: u32,
+}
+
 /// Which promotion variants a board move of `kind` from `from` has, as two target masks:
 /// (squares reachable without promoting, squares reachable with promotion).
 #[inline]
@@ -132,6 +140,128 @@ impl Position {
         if block.is_any() {
             self.generate_drops(list, block);
         }
+    }
+
+    /// How many evasions [`Position::evasions`] would list, by kind, without listing them:
+    /// king moves, other board replies (each promotion variant counted), and the squares
+    /// where some drop is legal (every drop square once, whatever the kinds). For the
+    /// search's initial numbers of a new node, which need only these counts.
+    pub(crate) fn evasion_counts(&self) -> EvasionCounts {
+        let mut n = EvasionCounts::default();
+        let checkers = self.checkers();
+        if checkers.is_empty() {
+            return n;
+        }
+        let us = self.side_to_move();
+        let them = us.flip();
+        let ksq = self.king_square(us).expect("a side in check has a king");
+        let occ = self.occupied();
+        let ours = self.pieces_of(us);
+        let occ_no_king = occ ^ Bitboard::from_square(ksq);
+        for to in bitboard::king_attacks(ksq) & !ours {
+            if !self.is_attacked(to, them, occ_no_king) {
+                n.king += 1;
+            }
+        }
+        if checkers.more_than_one() {
+            return n;
+        }
+        let checker = checkers.first().expect("one checker");
+        let block = bitboard::between(ksq, checker);
+        let target = block | checkers;
+        let pinned = self.blockers_for_king(us, occ) & ours;
+        n.board = self.count_piece_moves(target, pinned, occ);
+        if block.is_any() {
+            n.drop_squares = self.drop_squares(block).count();
+        }
+        n
+    }
+
+    /// The number of moves [`Position::generate_piece_moves`] lists onto `target` with the
+    /// pieces of `excluded` left still and no other pin.
+    fn count_piece_moves(&self, target: Bitboard, excluded: Bitboard, occ: Bitboard) -> u32 {
+        let us = self.side_to_move();
+        let free = self.pieces_of(us) & !excluded;
+        let zone = bitboard::far_ranks(us, 3);
+        let last = bitboard::far_ranks(us, 1);
+        let last2 = bitboard::far_ranks(us, 2);
+        let pawns = self.pieces(us, PieceKind::Pawn) & free;
+        let steps = match us {
+            Color::Black => Bitboard(pawns.0 >> 1),
+            Color::White => Bitboard(pawns.0 << 1),
+        } & target;
+        let mut n = (steps & zone).count() + (steps & !last).count();
+        for from in self.pieces(us, PieceKind::Lance) & free {
+            let t = bitboard::lance_attacks(us, from, occ) & target;
+            n += (t & !last).count() + (t & zone).count();
+        }
+        for from in self.pieces(us, PieceKind::Knight) & free {
+            let t = bitboard::knight_attacks(us, from) & target;
+            n += (t & !last2).count() + (t & zone).count();
+        }
+        let optional = |from: Square, t: Bitboard| {
+            let promo = if from.in_promotion_zone(us) {
+                t
+            } else {
+                t & zone
+            };
+            t.count() + promo.count()
+        };
+        for from in self.pieces(us, PieceKind::Silver) & free {
+            n += optional(from, bitboard::silver_attacks(us, from) & target);
+        }
+        for from in self.pieces(us, PieceKind::Bishop) & free {
+            n += optional(from, bitboard::bishop_attacks(from, occ) & target);
+        }
+        for from in self.pieces(us, PieceKind::Rook) & free {
+            n += optional(from, bitboard::rook_attacks(from, occ) & target);
+        }
+        for from in self.golds(us) & free {
+            n += (bitboard::gold_attacks(us, from) & target).count();
+        }
+        for from in self.pieces(us, PieceKind::Horse) & free {
+            let t = (bitboard::bishop_attacks(from, occ) | bitboard::king_attacks(from)) & target;
+            n += t.count();
+        }
+        for from in self.pieces(us, PieceKind::Dragon) & free {
+            let t = (bitboard::rook_attacks(from, occ) | bitboard::king_attacks(from)) & target;
+            n += t.count();
+        }
+        n
+    }
+
+    /// The squares of `empty` (which must be empty) where [`Position::generate_drops`] lists
+    /// at least one drop.
+    fn drop_squares(&self, empty: Bitboard) -> Bitboard {
+        let us = self.side_to_move();
+        let hand = self.hand(us);
+        let mut squares = Bitboard::EMPTY;
+        if hand.has(PieceKind::Pawn) {
+            let mut t = empty & live_squares(us, PieceKind::Pawn) & !self.pawn_files(us);
+            if let Some(front) = self.pawn_check_square() {
+                if t.contains(front) && self.is_pawn_drop_mate(front) {
+                    t.remove(front);
+                }
+            }
+            squares |= t;
+        }
+        let has = |k: PieceKind| hand.has(k);
+        let anywhere = [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ]
+        .into_iter()
+        .any(has);
+        if anywhere {
+            squares |= empty;
+        } else if has(PieceKind::Lance) {
+            squares |= empty & !bitboard::far_ranks(us, 1);
+        } else if has(PieceKind::Knight) {
+            squares |= empty & !bitboard::far_ranks(us, 2);
+        }
+        squares
     }
 
     fn generate_non_evasions(&self, list: &mut MoveList) {

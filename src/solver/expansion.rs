@@ -146,21 +146,11 @@ pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, Plies) {
 /// replies count more than drops, and the drops on one square count once, as they are expanded
 /// one kind at a time): 3 a king move, 2 another board reply, 1 a drop square. The weights
 /// tried and what they cost are in benches/README.md ("Tuning trials").
+/// Counted without listing the replies ([`Position::evasion_counts`]): a new OR node asks
+/// this of every check it has, most of which are never searched.
 pub(crate) fn initial_and_pn(pos: &Position) -> PnDn {
-    let ev = pos.evasions();
-    let king = pos.king_square(pos.side_to_move());
-    let mut n = 0;
-    let mut drop_squares = crate::bitboard::Bitboard::EMPTY;
-    for m in &ev {
-        if m.is_drop() {
-            drop_squares.insert(m.to());
-        } else if m.from() == king {
-            n += KING_WEIGHT;
-        } else {
-            n += OTHER_WEIGHT;
-        }
-    }
-    n + DROP_WEIGHT * drop_squares.count()
+    let n = pos.evasion_counts();
+    KING_WEIGHT * n.king + OTHER_WEIGHT * n.board + DROP_WEIGHT * n.drop_squares
 }
 
 const KING_WEIGHT: PnDn = 3;
@@ -193,6 +183,65 @@ mod tests {
         assert_eq!(DROP_ORDER.first(), Some(&PieceKind::Pawn));
         assert_eq!(DROP_ORDER.last(), Some(&PieceKind::Rook));
         assert_eq!(DROP_ORDER.len(), 7, "every droppable kind once");
+    }
+
+    /// [`initial_and_pn`] from the list of evasions, as it was computed before the counts.
+    fn initial_and_pn_from_the_list(pos: &Position) -> PnDn {
+        let ev = pos.evasions();
+        let king = pos.king_square(pos.side_to_move());
+        let mut n = 0;
+        let mut drop_squares = crate::bitboard::Bitboard::EMPTY;
+        for m in &ev {
+            if m.is_drop() {
+                drop_squares.insert(m.to());
+            } else if m.from() == king {
+                n += KING_WEIGHT;
+            } else {
+                n += OTHER_WEIGHT;
+            }
+        }
+        n + DROP_WEIGHT * drop_squares.count()
+    }
+
+    /// The counts give the numbers the list gives: every position reached by a check from
+    /// the problems of the crate's suites and two plies of play from each (evasions, then
+    /// checks again).
+    #[test]
+    fn initial_numbers_counted_as_the_list_gives_them() {
+        let mut seen = 0;
+        for file in ["yaneuraou.sfen", "antma.sfen", "random.sfen", "long.sfen"] {
+            let path = format!("{}/problems/{file}", env!("CARGO_MANIFEST_DIR"));
+            for p in crate::problem::read_file(&path).into_iter().flatten() {
+                let root = p.position;
+                for mv in root.check_moves() {
+                    let mut c = root.clone();
+                    c.play_unchecked(mv);
+                    assert_eq!(
+                        initial_and_pn(&c),
+                        initial_and_pn_from_the_list(&c),
+                        "{}",
+                        c.to_sfen()
+                    );
+                    seen += 1;
+                    for r in c.evasions() {
+                        let mut d = c.clone();
+                        d.play_unchecked(r);
+                        for m2 in d.check_moves() {
+                            let mut e = d.clone();
+                            e.play_unchecked(m2);
+                            assert_eq!(
+                                initial_and_pn(&e),
+                                initial_and_pn_from_the_list(&e),
+                                "{}",
+                                e.to_sfen()
+                            );
+                            seen += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen > 100_000, "{seen} positions");
     }
 
     #[test]
