@@ -22,6 +22,16 @@ pub(crate) fn rep_table_max(table_bytes: usize) -> usize {
     (table_bytes / 16 / REP_ENTRY_BYTES).clamp(4096, REP_TABLE_MAX)
 }
 
+/// Slots of the filters in front of the path's set and the repetition table: most look-ups
+/// are of positions in neither, and a filter answers those without hashing.
+const FILTER_SLOTS: usize = 1 << 12;
+
+/// The filter slot of a key (its top bits: keys are uniformly random).
+#[inline]
+fn slot(k: u64) -> usize {
+    (k >> (64 - 12)) as usize
+}
+
 /// Spreads a full key over 64 bits, so that the path hash (a XOR of mixed keys) does not
 /// cancel out for related keys.
 #[inline]
@@ -45,6 +55,10 @@ pub(crate) struct Path {
     excluded: Option<AHashMap<u64, u32>>,
     /// The entries `reps` may hold before it is cleared ([`rep_table_max`]).
     reps_max: usize,
+    /// How many keys of the path fall in each filter slot: none, and the key is not on it.
+    on_path: Box<[u32; FILTER_SLOTS]>,
+    /// Whether some key of `reps` falls in each filter slot (cleared with it).
+    in_reps: Box<[bool; FILTER_SLOTS]>,
 }
 
 impl Path {
@@ -56,26 +70,33 @@ impl Path {
             reps: AHashMap::new(),
             excluded: None,
             reps_max: rep_table_max(table_bytes),
+            on_path: Box::new([0; FILTER_SLOTS]),
+            in_reps: Box::new([false; FILTER_SLOTS]),
         }
     }
 
     /// A node with full key `full` is entered.
     #[inline]
     pub fn enter(&mut self, full: u64) {
-        self.keys.insert(full);
+        if self.keys.insert(full) {
+            self.on_path[slot(full)] += 1;
+        }
         self.hash ^= mix(full);
     }
 
     /// The node with full key `full` is left.
     #[inline]
     pub fn leave(&mut self, full: u64) {
-        self.keys.remove(&full);
+        if self.keys.remove(&full) {
+            self.on_path[slot(full)] -= 1;
+        }
         self.hash ^= mix(full);
     }
 
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set(&mut self, keys: &[u64]) {
         self.keys.clear();
+        self.on_path.fill(0);
         self.hash = 0;
         for &k in keys {
             self.enter(k);
@@ -85,7 +106,7 @@ impl Path {
     /// Whether the position with full key `full` is on the path (reaching it repeats).
     #[inline]
     pub fn contains(&self, full: u64) -> bool {
-        self.keys.contains(&full)
+        self.on_path[slot(full)] != 0 && self.keys.contains(&full)
     }
 
     /// See [`Search::exclude`](super::search::Search::exclude).
@@ -106,20 +127,23 @@ impl Path {
     pub fn record_repetition(&mut self, full: u64, hand: Hand, holds: Plies) {
         if self.reps.len() >= self.reps_max {
             self.reps.clear();
+            self.in_reps.fill(false);
         }
         // The path hash includes this node; the key uses its ancestors only.
-        self.reps
-            .insert(full ^ self.hash ^ mix(full), (hand, holds));
+        let key = full ^ self.hash ^ mix(full);
+        self.in_reps[slot(key)] = true;
+        self.reps.insert(key, (hand, holds));
     }
 
     /// A repetition-based disproof recorded for the child with full key `full` of the
     /// current node: (disproof hand, plies it holds for).
     #[inline]
     pub fn repetition(&self, full: u64) -> Option<(Hand, Plies)> {
-        if self.reps.is_empty() {
+        let key = full ^ self.hash;
+        if !self.in_reps[slot(key)] {
             return None;
         }
-        self.reps.get(&(full ^ self.hash)).copied()
+        self.reps.get(&key).copied()
     }
 }
 
@@ -142,6 +166,20 @@ mod tests {
         let mut q = Path::new(1 << 20);
         q.set(&[1]);
         assert_eq!(q.hash, h1, "set gives the same hash as entering");
+    }
+
+    #[test]
+    fn the_filter_counts_keys_that_share_a_slot() {
+        let mut p = Path::new(1 << 20);
+        let (a, b) = (5u64 << 52, (5u64 << 52) + 1);
+        assert_eq!(slot(a), slot(b));
+        p.enter(a);
+        p.enter(b);
+        p.leave(a);
+        assert!(p.contains(b) && !p.contains(a));
+        p.leave(b);
+        assert!(!p.contains(b));
+        assert_eq!(p.on_path[slot(a)], 0);
     }
 
     #[test]
