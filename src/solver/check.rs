@@ -319,7 +319,7 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// The result of [`Solver::check`].
+/// The result of [`Solver::check`](crate::Solver::check).
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The overall answer.

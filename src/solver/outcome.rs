@@ -27,7 +27,7 @@ impl StopHandle {
     }
 }
 
-/// A progress report, passed to the callback set with [`Solver::set_progress`].
+/// A progress report, passed to the callback set with [`Solver::set_progress`](crate::Solver::set_progress).
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     /// Nodes searched so far.
@@ -57,7 +57,7 @@ pub enum StopReason {
     /// A no-mate proof rested on lines cut at the maximum depth.
     DepthLimit,
     /// A question of the uniqueness checker used up its own share of nodes
-    /// ([`SolverConfig::question_node_limit`]); the check as a whole went on.
+    /// ([`SolverConfig::question_node_limit`](crate::SolverConfig::question_node_limit)); the check as a whole went on.
     QuestionLimit,
     /// The mate was proven but no verified line could be built. This would be a bug in the
     /// solver; the verdict is withheld rather than reported unchecked.
@@ -185,7 +185,7 @@ impl MateLine {
 
     /// Whether [`MateLine::length`] is proven to be the shortest mate: a search showed there
     /// is no mate two plies sooner. False when the limits ran out first (see
-    /// [`SolverConfig::shortest_node_limit`]); the length is then an upper bound, and a
+    /// [`SolverConfig::shortest_node_limit`](crate::SolverConfig::shortest_node_limit)); the length is then an upper bound, and a
     /// shorter mate may exist.
     pub fn shortest_proven(&self) -> bool {
         self.shortest_proven
@@ -207,9 +207,9 @@ impl MateLine {
     }
 
     /// For each defender ply of the line, the replies considered with their mate lengths
-    /// (only with [`SolverConfig::alternatives`]; empty in the rare case where a limit ran out
+    /// (only with [`SolverConfig::alternatives`](crate::SolverConfig::alternatives); empty in the rare case where a limit ran out
     /// while the mate was being shortened and a line walked before is reported, see
-    /// [`SolverConfig::shortcuts`]).
+    /// [`SolverConfig::shortcuts`](crate::SolverConfig::shortcuts)).
     pub fn defences(&self) -> &[DefenderChoice] {
         &self.defences
     }
@@ -262,7 +262,7 @@ impl Stats {
     }
 }
 
-/// The result of [`Solver::solve`].
+/// The result of [`Solver::solve`](crate::Solver::solve).
 #[derive(Clone, Debug)]
 pub struct Solution {
     /// The verdict.
