@@ -123,10 +123,9 @@ impl Position {
 
         // King moves, with the king lifted so that it cannot hide behind itself.
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        for to in bitboard::king_attacks(ksq) & !ours {
-            if !self.is_attacked(to, them, occ_no_king) {
-                list.push(Move::normal_unchecked(ksq, to, false));
-            }
+        let steps = bitboard::king_attacks(ksq) & !ours;
+        for to in steps & !self.attacked_among(steps, them, occ_no_king) {
+            list.push(Move::normal_unchecked(ksq, to, false));
         }
         if checkers.more_than_one() {
             return;
@@ -158,11 +157,8 @@ impl Position {
         let occ = self.occupied();
         let ours = self.pieces_of(us);
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        for to in bitboard::king_attacks(ksq) & !ours {
-            if !self.is_attacked(to, them, occ_no_king) {
-                n.king += 1;
-            }
-        }
+        let steps = bitboard::king_attacks(ksq) & !ours;
+        n.king = (steps & !self.attacked_among(steps, them, occ_no_king)).count();
         if checkers.more_than_one() {
             return n;
         }
