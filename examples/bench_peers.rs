@@ -17,7 +17,8 @@
 //! `--only`, the problems with a stated length are run (`--all` for every one). A peer's
 //! seconds are the wrapper's wall clock from `go mate` to its answer; ours are the solver's
 //! elapsed time (the table is allocated and its pages mapped before, `Solver::prefault`, as
-//! the peers' tables are cleared at `isready`).
+//! KomoringHeights writes its whole table at `isready`; shtsume allocates its table at
+//! `isready` and takes its page faults in the search, only for the part it fills).
 //! KomoringHeights runs with its default post-search (MinLength: it keeps searching until its
 //! length is proven shortest, as ours does); shtsume stops at its first proof.
 

@@ -523,7 +523,7 @@ impl Engine {
             "isready" => {
                 if self.running.is_none() && self.prepare() {
                     // The table's pages mapped now, not one fault at a time in `go mate`
-                    // (other engines clear their tables here too).
+                    // (KomoringHeights writes its whole table here too).
                     if let Some(s) = self.solver.as_mut() {
                         s.prefault();
                     }

@@ -34,49 +34,89 @@ fn promotion_masks(us: Color, kind: PieceKind, from: Square) -> (Bitboard, Bitbo
     (live_squares(us, kind), promote)
 }
 
-/// Pushes one move per square of `plain` (no promotion) and of `promo` (promotion).
-#[inline(always)]
-fn push_moves(list: &mut MoveList, from: Square, plain: Bitboard, promo: Bitboard) {
-    for to in promo {
-        list.push(Move::normal_unchecked(from, to, true));
+/// Where the generators put the moves they find: a [`MoveList`], or [`EvasionCounts`] for
+/// the search's initial numbers, which need only how many there are of each kind. One
+/// generator serves both, so the counts are those of the list by construction.
+trait Sink {
+    /// The king's moves from `ksq` to `tos`.
+    fn king_moves(&mut self, ksq: Square, tos: Bitboard);
+    /// One move per square of `plain` (no promotion) and of `promo` (promotion).
+    fn moves(&mut self, from: Square, plain: Bitboard, promo: Bitboard);
+    /// One pawn step per square of `tos`, the origin being one rank behind for `us`.
+    fn pawn_steps(&mut self, us: Color, tos: Bitboard, promote: bool);
+    /// The drops of `pos`'s side to move onto `empty` (which must be empty).
+    fn drops(&mut self, pos: &Position, empty: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn king_moves(&mut self, ksq: Square, tos: Bitboard) {
+        self.moves(ksq, tos, Bitboard::EMPTY);
     }
-    for to in plain {
-        list.push(Move::normal_unchecked(from, to, false));
+
+    #[inline(always)]
+    fn moves(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        for to in promo {
+            self.push(Move::normal_unchecked(from, to, true));
+        }
+        for to in plain {
+            self.push(Move::normal_unchecked(from, to, false));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_steps(&mut self, us: Color, tos: Bitboard, promote: bool) {
+        for to in tos {
+            let from = match us {
+                Color::Black => to.index() + 1,
+                Color::White => to.index() - 1,
+            };
+            self.push(Move::normal_unchecked(
+                Square::from_index_unchecked(from),
+                to,
+                promote,
+            ));
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, pos: &Position, empty: Bitboard) {
+        pos.generate_drops(self, empty);
     }
 }
 
-/// Pushes the moves of a silver, bishop or rook from `from` to `t`: with and without
-/// promotion where the move starts or ends in the zone.
+impl Sink for EvasionCounts {
+    #[inline(always)]
+    fn king_moves(&mut self, _: Square, tos: Bitboard) {
+        self.king += tos.count();
+    }
+
+    #[inline(always)]
+    fn moves(&mut self, _: Square, plain: Bitboard, promo: Bitboard) {
+        self.board += plain.count() + promo.count();
+    }
+
+    #[inline(always)]
+    fn pawn_steps(&mut self, _: Color, tos: Bitboard, _: bool) {
+        self.board += tos.count();
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, pos: &Position, empty: Bitboard) {
+        self.drop_squares += pos.drop_squares(empty).count();
+    }
+}
+
+/// The moves of a silver, bishop or rook from `from` to `t`: with and without promotion
+/// where the move starts or ends in the zone.
 #[inline(always)]
-fn push_optional_promotions(
-    list: &mut MoveList,
-    us: Color,
-    from: Square,
-    t: Bitboard,
-    zone: Bitboard,
-) {
+fn optional_promotions(sink: &mut impl Sink, us: Color, from: Square, t: Bitboard, zone: Bitboard) {
     let promo = if from.in_promotion_zone(us) {
         t
     } else {
         t & zone
     };
-    push_moves(list, from, t, promo);
-}
-
-/// Pushes one pawn step per square of `tos`, the origin being one rank behind for `us`.
-#[inline(always)]
-fn push_pawn_steps(list: &mut MoveList, us: Color, tos: Bitboard, promote: bool) {
-    for to in tos {
-        let from = match us {
-            Color::Black => to.index() + 1,
-            Color::White => to.index() - 1,
-        };
-        list.push(Move::normal_unchecked(
-            Square::from_index_unchecked(from),
-            to,
-            promote,
-        ));
-    }
+    sink.moves(from, t, promo);
 }
 
 impl Position {
@@ -111,6 +151,22 @@ impl Position {
 
     /// Appends the evasions (see [`Position::evasions`]) to `list`.
     pub fn generate_evasions(&self, list: &mut MoveList) {
+        self.evasions_into(list);
+    }
+
+    /// How many evasions [`Position::evasions`] would list, by kind, without listing them:
+    /// king moves, other board replies (each promotion variant counted), and the squares
+    /// where some drop is legal (every drop square once, whatever the kinds). For the
+    /// search's initial numbers of a new node, which need only these counts.
+    pub(crate) fn evasion_counts(&self) -> EvasionCounts {
+        let mut n = EvasionCounts::default();
+        self.evasions_into(&mut n);
+        n
+    }
+
+    /// The evasions, into `sink`.
+    #[inline]
+    fn evasions_into(&self, sink: &mut impl Sink) {
         let checkers = self.checkers();
         if checkers.is_empty() {
             return;
@@ -124,9 +180,7 @@ impl Position {
         // King moves, with the king lifted so that it cannot hide behind itself.
         let occ_no_king = occ ^ Bitboard::from_square(ksq);
         let steps = bitboard::king_attacks(ksq) & !ours;
-        for to in steps & !self.attacked_among(steps, them, occ_no_king) {
-            list.push(Move::normal_unchecked(ksq, to, false));
-        }
+        sink.king_moves(ksq, steps & !self.attacked_among(steps, them, occ_no_king));
         if checkers.more_than_one() {
             return;
         }
@@ -135,95 +189,10 @@ impl Position {
         let target = block | checkers;
         // A pinned piece can never capture the checker or interpose.
         let pinned = self.blockers_for_king(us, occ) & ours;
-        self.generate_piece_moves(list, target, pinned, ksq, Bitboard::EMPTY, occ);
+        self.generate_piece_moves(sink, target, pinned, ksq, Bitboard::EMPTY, occ);
         if block.is_any() {
-            self.generate_drops(list, block);
+            sink.drops(self, block);
         }
-    }
-
-    /// How many evasions [`Position::evasions`] would list, by kind, without listing them:
-    /// king moves, other board replies (each promotion variant counted), and the squares
-    /// where some drop is legal (every drop square once, whatever the kinds). For the
-    /// search's initial numbers of a new node, which need only these counts.
-    pub(crate) fn evasion_counts(&self) -> EvasionCounts {
-        let mut n = EvasionCounts::default();
-        let checkers = self.checkers();
-        if checkers.is_empty() {
-            return n;
-        }
-        let us = self.side_to_move();
-        let them = us.flip();
-        let ksq = self.king_square(us).expect("a side in check has a king");
-        let occ = self.occupied();
-        let ours = self.pieces_of(us);
-        let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        let steps = bitboard::king_attacks(ksq) & !ours;
-        n.king = (steps & !self.attacked_among(steps, them, occ_no_king)).count();
-        if checkers.more_than_one() {
-            return n;
-        }
-        let checker = checkers.first().expect("one checker");
-        let block = bitboard::between(ksq, checker);
-        let target = block | checkers;
-        let pinned = self.blockers_for_king(us, occ) & ours;
-        n.board = self.count_piece_moves(target, pinned, occ);
-        if block.is_any() {
-            n.drop_squares = self.drop_squares(block).count();
-        }
-        n
-    }
-
-    /// The number of moves [`Position::generate_piece_moves`] lists onto `target` with the
-    /// pieces of `excluded` left still and no other pin.
-    fn count_piece_moves(&self, target: Bitboard, excluded: Bitboard, occ: Bitboard) -> u32 {
-        let us = self.side_to_move();
-        let free = self.pieces_of(us) & !excluded;
-        let zone = bitboard::far_ranks(us, 3);
-        let last = bitboard::far_ranks(us, 1);
-        let last2 = bitboard::far_ranks(us, 2);
-        let pawns = self.pieces(us, PieceKind::Pawn) & free;
-        let steps = match us {
-            Color::Black => Bitboard(pawns.0 >> 1),
-            Color::White => Bitboard(pawns.0 << 1),
-        } & target;
-        let mut n = (steps & zone).count() + (steps & !last).count();
-        for from in self.pieces(us, PieceKind::Lance) & free {
-            let t = bitboard::lance_attacks(us, from, occ) & target;
-            n += (t & !last).count() + (t & zone).count();
-        }
-        for from in self.pieces(us, PieceKind::Knight) & free {
-            let t = bitboard::knight_attacks(us, from) & target;
-            n += (t & !last2).count() + (t & zone).count();
-        }
-        let optional = |from: Square, t: Bitboard| {
-            let promo = if from.in_promotion_zone(us) {
-                t
-            } else {
-                t & zone
-            };
-            t.count() + promo.count()
-        };
-        for from in self.pieces(us, PieceKind::Silver) & free {
-            n += optional(from, bitboard::silver_attacks(us, from) & target);
-        }
-        for from in self.pieces(us, PieceKind::Bishop) & free {
-            n += optional(from, bitboard::bishop_attacks(from, occ) & target);
-        }
-        for from in self.pieces(us, PieceKind::Rook) & free {
-            n += optional(from, bitboard::rook_attacks(from, occ) & target);
-        }
-        for from in self.golds(us) & free {
-            n += (bitboard::gold_attacks(us, from) & target).count();
-        }
-        for from in self.pieces(us, PieceKind::Horse) & free {
-            let t = (bitboard::bishop_attacks(from, occ) | bitboard::king_attacks(from)) & target;
-            n += t.count();
-        }
-        for from in self.pieces(us, PieceKind::Dragon) & free {
-            let t = (bitboard::rook_attacks(from, occ) | bitboard::king_attacks(from)) & target;
-            n += t.count();
-        }
-        n
     }
 
     /// The squares of `empty` (which must be empty) where [`Position::generate_drops`] lists
@@ -233,13 +202,7 @@ impl Position {
         let hand = self.hand(us);
         let mut squares = Bitboard::EMPTY;
         if hand.has(PieceKind::Pawn) {
-            let mut t = empty & live_squares(us, PieceKind::Pawn) & !self.pawn_files(us);
-            if let Some(front) = self.pawn_check_square() {
-                if t.contains(front) && self.is_pawn_drop_mate(front) {
-                    t.remove(front);
-                }
-            }
-            squares |= t;
+            squares |= self.pawn_drop_squares(empty);
         }
         let has = |k: PieceKind| hand.has(k);
         let anywhere = [
@@ -291,7 +254,7 @@ impl Position {
     #[inline]
     fn generate_piece_moves(
         &self,
-        list: &mut MoveList,
+        list: &mut impl Sink,
         target: Bitboard,
         excluded: Bitboard,
         ksq: Square,
@@ -312,51 +275,65 @@ impl Position {
             Color::Black => Bitboard(pawns.0 >> 1),
             Color::White => Bitboard(pawns.0 << 1),
         } & target;
-        push_pawn_steps(list, us, steps & zone, true);
-        push_pawn_steps(list, us, steps & !last, false);
+        list.pawn_steps(us, steps & zone, true);
+        list.pawn_steps(us, steps & !last, false);
         // Lances: promotion forced on the last rank.
         for from in self.pieces(us, PieceKind::Lance) & free {
             let t = bitboard::lance_attacks(us, from, occ) & target;
-            push_moves(list, from, t & !last, t & zone);
+            list.moves(from, t & !last, t & zone);
         }
         // Knights: promotion forced on the last two ranks.
         for from in self.pieces(us, PieceKind::Knight) & free {
             let t = bitboard::knight_attacks(us, from) & target;
-            push_moves(list, from, t & !last2, t & zone);
+            list.moves(from, t & !last2, t & zone);
         }
         // Silvers, bishops, rooks: promotion optional when starting or ending in the zone.
         for from in self.pieces(us, PieceKind::Silver) & free {
             let t = bitboard::silver_attacks(us, from) & target;
-            push_optional_promotions(list, us, from, t, zone);
+            optional_promotions(list, us, from, t, zone);
         }
         for from in self.pieces(us, PieceKind::Bishop) & free {
             let t = bitboard::bishop_attacks(from, occ) & target;
-            push_optional_promotions(list, us, from, t, zone);
+            optional_promotions(list, us, from, t, zone);
         }
         for from in self.pieces(us, PieceKind::Rook) & free {
             let t = bitboard::rook_attacks(from, occ) & target;
-            push_optional_promotions(list, us, from, t, zone);
+            optional_promotions(list, us, from, t, zone);
         }
         // Pieces that never promote.
         for from in self.golds(us) & free {
             let t = bitboard::gold_attacks(us, from) & target;
-            push_moves(list, from, t, Bitboard::EMPTY);
+            list.moves(from, t, Bitboard::EMPTY);
         }
         for from in self.pieces(us, PieceKind::Horse) & free {
             let t = (bitboard::bishop_attacks(from, occ) | bitboard::king_attacks(from)) & target;
-            push_moves(list, from, t, Bitboard::EMPTY);
+            list.moves(from, t, Bitboard::EMPTY);
         }
         for from in self.pieces(us, PieceKind::Dragon) & free {
             let t = (bitboard::rook_attacks(from, occ) | bitboard::king_attacks(from)) & target;
-            push_moves(list, from, t, Bitboard::EMPTY);
+            list.moves(from, t, Bitboard::EMPTY);
         }
         // Pinned pieces (rare) move only along the line through their king.
         for from in ours & pinned {
             let kind = self.piece_at(from).expect("a pinned piece").kind();
             let t = bitboard::attacks(us, kind, from, occ) & target & bitboard::line(ksq, from);
             let (plain_ok, promo_ok) = promotion_masks(us, kind, from);
-            push_moves(list, from, t & plain_ok, t & promo_ok);
+            list.moves(from, t & plain_ok, t & promo_ok);
         }
+    }
+
+    /// The squares of `empty` where a pawn of the side to move (which must hold one) may
+    /// drop: not on the last rank, not on a file with its unpromoted pawn (二歩), not a mate
+    /// (打ち歩詰め).
+    fn pawn_drop_squares(&self, empty: Bitboard) -> Bitboard {
+        let us = self.side_to_move();
+        let mut t = empty & live_squares(us, PieceKind::Pawn) & !self.pawn_files(us);
+        if let Some(front) = self.pawn_check_square() {
+            if t.contains(front) && self.is_pawn_drop_mate(front) {
+                t.remove(front);
+            }
+        }
+        t
     }
 
     /// Drops of every kind in hand onto the squares of `empty` (which must be empty).
@@ -367,13 +344,7 @@ impl Position {
             return;
         }
         if hand.has(PieceKind::Pawn) {
-            let mut t = empty & live_squares(us, PieceKind::Pawn) & !self.pawn_files(us);
-            if let Some(front) = self.pawn_check_square() {
-                if t.contains(front) && self.is_pawn_drop_mate(front) {
-                    t.remove(front);
-                }
-            }
-            for to in t {
+            for to in self.pawn_drop_squares(empty) {
                 list.push(Move::drop_unchecked(PieceKind::Pawn, to));
             }
         }
@@ -565,7 +536,7 @@ impl Position {
                 Some(pk) => t & promo_ok & (check_squares(pk) | discovered),
                 None => Bitboard::EMPTY,
             };
-            push_moves(list, from, plain, promo);
+            list.moves(from, plain, promo);
         }
 
         // The king gives only discovered checks.

@@ -83,11 +83,12 @@ impl Solver {
         Ok(())
     }
 
-    /// Maps every page of the table's memory now rather than during the next search, as
-    /// engines do at USI `isready`: a fresh table's pages are otherwise mapped one page fault
+    /// Maps every page of the table's memory now rather than during the next search (the USI
+    /// engine does it at `isready`): a fresh table's pages are otherwise mapped one page fault
     /// at a time as the search first touches them, about a fifth of the time of a search that
-    /// fills 1 GiB. Takes about 0.4 s per GiB of a fresh table (on the machine measured), very
-    /// little once its pages are mapped; what the table holds is kept.
+    /// fills 1 GiB (benches/README.md, "Time per node"). Took about 0.65 s per GiB of a fresh
+    /// table where it was measured, very little once its pages are mapped; what the table
+    /// holds is kept.
     ///
     /// ```
     /// use tsume::{Position, Solver, SolverConfig};

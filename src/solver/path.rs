@@ -95,8 +95,11 @@ impl Path {
 
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set(&mut self, keys: &[u64]) {
-        self.keys.clear();
-        self.on_path.fill(0);
+        // The old keys' slots only, not the whole filter: the line walk and the checker set
+        // short paths thousands of times.
+        for k in self.keys.drain() {
+            self.on_path[slot(k)] -= 1;
+        }
         self.hash = 0;
         for &k in keys {
             self.enter(k);
@@ -180,6 +183,10 @@ mod tests {
         p.leave(b);
         assert!(!p.contains(b));
         assert_eq!(p.on_path[slot(a)], 0);
+        p.set(&[a, b]);
+        p.set(&[b]);
+        assert!(p.contains(b) && !p.contains(a));
+        assert_eq!(p.on_path[slot(a)], 1, "set clears the old keys' counts");
     }
 
     #[test]

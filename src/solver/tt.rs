@@ -164,8 +164,8 @@ impl Table {
 
     /// Touches every page of the table now, keeping what it holds, so that a search does
     /// not take the page faults of a fresh table one by one (each page of a zeroed
-    /// allocation is mapped at its first read and copied at its first write: about a fifth
-    /// of a search that fills 1 GiB). Costs about 0.4 s per GiB when the table is fresh.
+    /// allocation is mapped at its first read and copied at its first write). See
+    /// [`Solver::prefault`](crate::Solver::prefault).
     pub fn prefault(&mut self) {
         const PAGE: usize = 4096;
         for i in (0..self.keys.len()).step_by(PAGE / 8) {
@@ -204,8 +204,7 @@ impl Table {
         let base = self.base(key);
         // The keys, and the entries too, all of them (which one a probe reads is known only
         // from the keys): a hit's entry is otherwise a second miss after the keys', and a
-        // store reads every entry of the cluster to choose what to replace. Astral
-        // Traveler's first proof (1 GiB): the same nodes in 10-12 % less time.
+        // store reads every entry of the cluster to choose what to replace.
         prefetch_lines(&self.keys[base..base + WAYS]);
         prefetch_lines(&self.entries[base..base + WAYS]);
     }
