@@ -74,9 +74,48 @@ pub(crate) struct Expansion {
     pub children: Children,
     pub caps: SmallVec<[Value; 8]>,
     pub pending: SmallVec<[(Square, u8); 8]>,
+    /// The capture positions (indices into `caps`) that settle drop kinds never expanded
+    /// as children: a proven capture position refutes every drop on its square, so the
+    /// kinds after the ones expanded are not searched, and the node's proof rests on the
+    /// capture position for them ([`Expansion::proof`]).
+    pub settled: SmallVec<[u8; 4]>,
 }
 
 impl Expansion {
+    /// The proof of the AND node once every child is refuted: the proof hand (at least
+    /// `guard`, at most the attacker's `hand`), the mate length (the most any reply is
+    /// worth) and the reply that is worth it. A square whose drops are settled by their
+    /// capture position counts that position's hand and length whatever the drop that
+    /// stands for the square was worth by its own line: the kinds not expanded are worth up
+    /// to the capture position's length, and are refuted only with its hand.
+    pub fn proof(&self, guard: Hand, hand: Hand) -> (Hand, Plies, Move) {
+        let mut ph = guard;
+        let mut len = Plies::ZERO;
+        let mut longest = self.children[0].mv;
+        for ch in &self.children {
+            let (mut h, mut l) = proof_route(ch, &self.caps);
+            if let Some(i) = ch.q.filter(|i| self.settled.contains(i)) {
+                let q = self.caps[i as usize];
+                debug_assert!(q.is_proven(), "a settling capture position is proven");
+                h = h.max(q.hand);
+                l = l.max(q.len);
+            }
+            ph = ph.max(h);
+            if l >= len {
+                len = l;
+                longest = ch.mv;
+            }
+        }
+        (ph.min(hand), len, longest)
+    }
+
+    /// Marks the capture position `qi` as settling drop kinds that are not children.
+    pub fn settle(&mut self, qi: u8) {
+        if !self.settled.contains(&qi) {
+            self.settled.push(qi);
+        }
+    }
+
     /// The summary an AND node needs: the smallest dn (with its child and the second
     /// smallest) and the weak sum of the pn, each child seen with its capture position.
     pub fn summary_and(&self) -> Summary {
@@ -293,6 +332,55 @@ mod tests {
             Plies::new(6),
             "counted when shorter so"
         );
+    }
+
+    /// From random-20261201-149 (White in check from a dragon on 3b, king on 1b, drops on
+    /// 2b): P*2b is mated in 7 by its own line with a knight and a pawn, and the capture
+    /// position of 2b in 8 with a gold and a knight. The capture position settles the other
+    /// kinds on 2b, never expanded; without the gold the lance dropped there lasts 17 plies.
+    /// The node's proof needs the gold and is 8 plies, not the knight and pawn of P*2b's own
+    /// line: with those alone, a search had taken a mate in 15 for a mate in 13.
+    #[test]
+    fn drops_settled_by_their_capture_position_keep_its_hand_and_length() {
+        // Hands from letters, one piece each (G, N, P).
+        let h = |s: &str| {
+            let mut out = Hand::EMPTY;
+            for c in s.chars() {
+                out.add(match c {
+                    'G' => PieceKind::Gold,
+                    'N' => PieceKind::Knight,
+                    _ => PieceKind::Pawn,
+                });
+            }
+            out
+        };
+        let mut drop = child(0, INF, Some(0));
+        drop.v.hand = h("NP");
+        drop.v.len = Plies::new(7);
+        let king = Child {
+            mv: Move::from_usi("1b1a").unwrap(),
+            v: Value::proven(Hand::EMPTY, Plies::new(1)),
+            q: None,
+        };
+        let mut exp = Expansion::default();
+        exp.caps.push(Value::proven(h("GN"), Plies::new(8)));
+        exp.children.push(king);
+        exp.children.push(drop);
+        let all = h("GNPP");
+        // Every kind on 2b a child of its own: P*2b's line is as good as the capture
+        // position, and the shorter route's hand is enough for it.
+        let (ph, len, _) = exp.proof(Hand::EMPTY, all);
+        assert_eq!((ph, len), (h("NP"), Plies::new(8)));
+        // The other kinds settled by the capture position: its hand and length count.
+        exp.settle(0);
+        exp.settle(0);
+        assert_eq!(exp.settled.len(), 1);
+        let (ph, len, longest) = exp.proof(Hand::EMPTY, all);
+        assert_eq!((ph, len), (h("GNP"), Plies::new(8)));
+        assert_eq!(longest, Move::from_usi("P*5e").unwrap());
+        // Never more than the attacker holds.
+        let (ph, _, _) = exp.proof(Hand::EMPTY, h("GN"));
+        assert_eq!(ph, h("GN"));
     }
 
     #[test]

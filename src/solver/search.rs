@@ -4,8 +4,7 @@
 //! and path-dependent handling of repetitions.
 
 use super::expansion::{
-    Child, Children, DROP_ORDER, Expansion, Summary, effective, initial_and_pn, proof_route,
-    summarize,
+    Child, Children, DROP_ORDER, Expansion, Summary, effective, initial_and_pn, summarize,
 };
 use super::futile;
 use super::hands;
@@ -450,18 +449,9 @@ impl<'a> Search<'a> {
                 break v;
             }
             if pn == 0 {
-                let mut ph = hands::interposition_guard(pos, self.attacker);
-                let mut len = Plies::ZERO;
-                let mut longest = exp.children[0].mv;
-                for ch in &exp.children {
-                    let (h, l) = proof_route(ch, &exp.caps);
-                    ph = ph.max(h);
-                    if l >= len {
-                        len = l;
-                        longest = ch.mv;
-                    }
-                }
-                let v = Value::proven(ph.min(hand), len);
+                let guard = hands::interposition_guard(pos, self.attacker);
+                let (ph, len, longest) = exp.proof(guard, hand);
+                let v = Value::proven(ph, len);
                 self.record(pos, v, Some(longest), self.monitor.nodes - start_nodes + 1);
                 break v;
             }
@@ -550,6 +540,7 @@ impl<'a> Search<'a> {
                     // Every drop on this square is futile: one child stands for them all.
                     let (v, _) =
                         self.lookup_move(node.pos, first, node.budget.dec(), node.depth + 1);
+                    exp.settle(qi);
                     exp.children.push(Child {
                         mv: first,
                         v,
@@ -583,7 +574,11 @@ impl<'a> Search<'a> {
         };
         exp.caps[qi] = nv;
         if nv.is_proven() && mv.is_drop() {
+            let before = exp.pending.len();
             exp.pending.retain(|(s, _)| *s != mv.to());
+            if exp.pending.len() < before {
+                exp.settle(qi as u8);
+            }
         }
     }
 
