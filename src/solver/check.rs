@@ -660,6 +660,7 @@ impl Checker<'_, '_> {
                 stop_at,
                 share: self.cap,
                 short_floor: 0,
+                top_down: None,
             },
             false,
         );
@@ -1114,6 +1115,7 @@ impl Checker<'_, '_> {
                         stop_at,
                         share,
                         short_floor: 0,
+                        top_down: None,
                     },
                     false,
                 );

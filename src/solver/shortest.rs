@@ -31,6 +31,15 @@ const MIN_SHARE: u64 = 50_000;
 /// question here is one the walk could not answer within its own cap.
 const CONFIRM_NODES: u64 = 5_000;
 
+/// A search from the top that finds a shorter mate only after more than this part of a
+/// share hands over to the ladder (`Allowance::top_down`).
+const TOP_DOWN_STEP_PART: u64 = 8;
+
+/// The least first proof (nodes) for which the searches from the top come before the
+/// ladder: below it the ladder's rungs are cheap, and the last search from the top, which
+/// has to show there is no shorter mate, costs more alone than all of them.
+const TOP_DOWN_FIRST_PROOF: u64 = 50_000;
+
 /// The verdict on `pos`: a first proof of a mate within `max_length` plies, then the main
 /// line ([`Solver::main_line`]); no mate, or unknown when the limits or the depth ran out.
 pub(crate) fn outcome(
@@ -106,6 +115,7 @@ pub(crate) fn main_line(
             stop_at,
             share,
             short_floor,
+            top_down: (start >= TOP_DOWN_FIRST_PROOF).then(|| start.saturating_add(start / 2)),
         },
         shortcuts,
     );
@@ -191,6 +201,11 @@ pub(crate) struct Allowance {
     /// once the mate is short enough to be proven from the bottom up ([`BOTTOM_UP_PLIES`]):
     /// `stop_at` and `share` are raised to it then. 0: no such floor.
     pub short_floor: u64,
+    /// For a mate short enough for the ladder ([`BOTTOM_UP_PLIES`]): first the searches
+    /// from the top, each allowed this many nodes (at least a share), until one runs out or
+    /// finds its shorter mate only after more than a [`TOP_DOWN_STEP_PART`]th of a share;
+    /// then the ladder from the bottom. `None`: the ladder at once.
+    pub top_down: Option<u64>,
 }
 
 /// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
@@ -213,26 +228,36 @@ pub(crate) fn shorten(
         mut stop_at,
         mut share,
         short_floor,
+        top_down,
     } = allowance;
     let mut minimal = false;
     let mut line = None;
     // The budgets below `refuted` are proven to have no mate.
     let mut refuted = shortest;
     let mut bottom_up = false;
+    // The mate is short enough for the larger allowance and the ladder.
+    let mut floored = false;
+    // Go up the ladder next (from the top it is too hard, or it was never to be tried).
+    let mut ladder = false;
     loop {
         // Once the mate is short enough, the budgets from the bottom up (see
         // `refute_from_bottom`), with the larger least allowance from then on.
-        if !bottom_up && len <= BOTTOM_UP_PLIES {
-            bottom_up = true;
+        if !floored && len <= BOTTOM_UP_PLIES {
+            floored = true;
             let floor_at = start.saturating_add(short_floor);
             if floor_at > stop_at {
                 stop_at = floor_at;
                 share = share.max(short_floor / SHARES);
             }
+            ladder |= top_down.is_none();
+        }
+        if ladder && !bottom_up {
+            bottom_up = true;
             let at = Allowance {
                 stop_at,
                 share,
                 short_floor,
+                top_down,
             };
             refute_from_bottom(search, pos, path, kind, &mut len, &mut refuted, &at);
         }
@@ -240,9 +265,21 @@ pub(crate) fn shorten(
             minimal = true;
             break;
         }
-        let cap = stop_at.min(search.nodes().saturating_add(share));
+        // Before the ladder, a search from the top may take as much as the first proof
+        // did, and more than a share (see `Allowance::top_down`).
+        let trying = floored && !bottom_up;
+        let this_share = match top_down {
+            Some(t) if trying => share.max(t),
+            _ => share,
+        };
+        let cap = stop_at.min(search.nodes().saturating_add(this_share));
+        let before_search = search.nodes();
         search.set_path(path);
         let Some(v) = search.solve_until(pos, kind, depth, Plies::new(len - 2), cap) else {
+            if trying && search.aborted().is_none() && search.nodes() < stop_at {
+                ladder = true;
+                continue;
+            }
             if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
                 break;
             }
@@ -272,6 +309,9 @@ pub(crate) fn shorten(
         }
         if v.pn == 0 {
             len = v.len.plies().min(len - 2);
+            // A shorter mate that was costly to find from the top: the top-down steps are
+            // in the hard part of the tree, and the ladder finds the shortest directly.
+            ladder |= trying && search.nodes() - before_search > share / TOP_DOWN_STEP_PART;
         } else if v.dn == 0 {
             minimal = !search.depth_limited();
             break;
