@@ -724,6 +724,23 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
     );
 }
 
+/// 図巧98番 (伊藤看寿), a mate in 31 whose first proof has 39 plies: proven shortest with
+/// default settings (about 2.5 M nodes, a few seconds; it needed a 300 M-node allowance
+/// before the searches from the top came ahead of the ladder after a costly first proof).
+#[test]
+fn zukou_98_is_proven_shortest_by_default() {
+    let pos = Position::from_sfen("8k/9/9/9/9/9/9/9/9 b R2GSr2b2g3s4n4l18p 1").unwrap();
+    let mut s = Solver::new(SolverConfig::new().hash_mib(256));
+    let sol = s.solve(&pos);
+    let Outcome::Mate(line) = &sol.outcome else {
+        panic!("expected a mate, got {:?}", sol.outcome);
+    };
+    assert_eq!(line.length(), 31);
+    assert!(line.shortest_proven(), "no mate in 29 proven");
+    assert!(line.is_main_line());
+    check_line(&pos, line.moves()).unwrap();
+}
+
 /// Every long problem with a stated length (Microcosmos 1525, 寿 611, ACTの夢 467, Astral
 /// Traveler 579, 橋本587手詰 587), with a 1 GiB table and 600 s each: mate, a valid line, and
 /// exactly the stated length. Prints found and stated lengths, whether the length was proven
