@@ -661,6 +661,7 @@ impl Checker<'_, '_> {
                 share: self.cap,
                 short_floor: 0,
                 top_down: None,
+                grow: false,
             },
             false,
         );
@@ -1116,6 +1117,7 @@ impl Checker<'_, '_> {
                         share,
                         short_floor: 0,
                         top_down: None,
+                        grow: false,
                     },
                     false,
                 );

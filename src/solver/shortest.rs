@@ -116,6 +116,7 @@ pub(crate) fn main_line(
             share,
             short_floor,
             top_down: (start >= TOP_DOWN_FIRST_PROOF).then(|| start.saturating_add(start / 2)),
+            grow: shortest_nodes.is_some(),
         },
         shortcuts,
     );
@@ -206,6 +207,10 @@ pub(crate) struct Allowance {
     /// finds its shorter mate only after more than a [`TOP_DOWN_STEP_PART`]th of a share;
     /// then the ladder from the bottom. `None`: the ladder at once.
     pub top_down: Option<u64>,
+    /// When a search from the top runs out and the line cannot be tightened, search again
+    /// with twice the share while the allowance lasts (for an allowance the caller chose:
+    /// the default one stops there, so that an unprovable length does not cost it all).
+    pub grow: bool,
 }
 
 /// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
@@ -229,6 +234,7 @@ pub(crate) fn shorten(
         mut share,
         short_floor,
         top_down,
+        grow,
     } = allowance;
     let mut minimal = false;
     let mut line = None;
@@ -258,6 +264,7 @@ pub(crate) fn shorten(
                 share,
                 short_floor,
                 top_down,
+                grow,
             };
             refute_from_bottom(search, pos, path, kind, &mut len, &mut refuted, &at);
         }
@@ -280,7 +287,14 @@ pub(crate) fn shorten(
                 ladder = true;
                 continue;
             }
+            let more = grow && search.nodes() < stop_at && search.aborted().is_none();
             if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
+                if more {
+                    // The caller's allowance is not spent: the same search again, with
+                    // twice the share (it goes on from what the table holds).
+                    share = share.saturating_mul(2);
+                    continue;
+                }
                 break;
             }
             // Too hard from the root: tighten the line from its end, and again while that
@@ -300,6 +314,10 @@ pub(crate) fn shorten(
                 }
             }
             if len == before {
+                if grow && search.nodes() < stop_at && search.aborted().is_none() {
+                    share = share.saturating_mul(2);
+                    continue;
+                }
                 break;
             }
             continue;
