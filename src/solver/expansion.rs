@@ -342,17 +342,11 @@ mod tests {
     /// line: with those alone, a search had taken a mate in 15 for a mate in 13.
     #[test]
     fn drops_settled_by_their_capture_position_keep_its_hand_and_length() {
-        // Hands from letters, one piece each (G, N, P).
+        // Hands as SFEN writes them, read by the SFEN reader.
         let h = |s: &str| {
-            let mut out = Hand::EMPTY;
-            for c in s.chars() {
-                out.add(match c {
-                    'G' => PieceKind::Gold,
-                    'N' => PieceKind::Knight,
-                    _ => PieceKind::Pawn,
-                });
-            }
-            out
+            Position::from_sfen(&format!("4k4/9/9/9/9/9/9/9/4K4 b {s} 1"))
+                .unwrap()
+                .hand(crate::types::Color::Black)
         };
         let mut drop = child(0, INF, Some(0));
         drop.v.hand = h("NP");
@@ -366,7 +360,7 @@ mod tests {
         exp.caps.push(Value::proven(h("GN"), Plies::new(8)));
         exp.children.push(king);
         exp.children.push(drop);
-        let all = h("GNPP");
+        let all = h("GN2P");
         // Every kind on 2b a child of its own: P*2b's line is as good as the capture
         // position, and the shorter route's hand is enough for it.
         let (ph, len, _) = exp.proof(Hand::EMPTY, all);

@@ -283,44 +283,40 @@ pub(crate) fn shorten(
         let before_search = search.nodes();
         search.set_path(path);
         let Some(v) = search.solve_until(pos, kind, depth, Plies::new(len - 2), cap) else {
-            if trying && search.aborted().is_none() && search.nodes() < stop_at {
+            let going = |s: &Search<'_>| s.nodes() < stop_at && s.aborted().is_none();
+            if trying && going(search) {
                 ladder = true;
                 continue;
             }
-            let more = grow && search.nodes() < stop_at && search.aborted().is_none();
-            if !refine || search.nodes() >= stop_at || search.aborted().is_some() {
-                if more {
-                    // The caller's allowance is not spent: the same search again, with
-                    // twice the share (it goes on from what the table holds).
-                    share = share.saturating_mul(2);
-                    continue;
-                }
-                break;
-            }
             // Too hard from the root: tighten the line from its end, and again while that
-            // shortens it (once per call). A shorter line is then searched from the root again;
-            // without one, that search would only repeat itself.
-            refine = false;
-            let before = len;
-            while search.nodes() < stop_at && search.aborted().is_none() {
-                let Some(w) = line::quick_line(search, pos, path, len) else {
-                    break;
-                };
-                let tightened = tighten_line(search, pos, path, &w.moves, REFINE_NODES, stop_at);
-                line = Some(w);
-                match tightened {
-                    Some(l) if l < len => len = l,
-                    _ => break,
+            // shortens it (once per call). A shorter line is then searched from the root again.
+            if refine && going(search) {
+                refine = false;
+                let before = len;
+                while going(search) {
+                    let Some(w) = line::quick_line(search, pos, path, len) else {
+                        break;
+                    };
+                    let tightened =
+                        tighten_line(search, pos, path, &w.moves, REFINE_NODES, stop_at);
+                    line = Some(w);
+                    match tightened {
+                        Some(l) if l < len => len = l,
+                        _ => break,
+                    }
                 }
-            }
-            if len == before {
-                if grow && search.nodes() < stop_at && search.aborted().is_none() {
-                    share = share.saturating_mul(2);
+                if len < before {
                     continue;
                 }
-                break;
             }
-            continue;
+            // Without a shorter line the same search would only stop where it stopped; an
+            // allowance the caller gave goes on with twice the share (the search resumes from
+            // what the table holds), the default one ends here.
+            if grow && going(search) {
+                share = share.saturating_mul(2);
+                continue;
+            }
+            break;
         };
         if search.aborted().is_some() {
             break;
