@@ -1058,7 +1058,10 @@ impl Checker<'_, '_> {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
             match Table::try_new((self.config.get_hash_mib() / 2).max(1)) {
-                Ok(t) => *self.side = Some(t),
+                Ok(mut t) => {
+                    t.set_exact_proofs(true);
+                    *self.side = Some(t)
+                }
                 Err(_) => return Side::Unknown,
             }
         }
@@ -1491,6 +1494,51 @@ mod tests {
         let mut s = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
         let found = futile_in_line(&mut s, &pos, &moves, 10_000);
         assert_eq!(found, Some((2, moves[1], true)));
+    }
+
+    /// From problems/antma.sfen (tsume5-9): ▲R*5b and ▲R*5c reach the line's final position
+    /// by another order (手順前後, as flawed.sfen expects), and every other mate after them
+    /// does too, so a search that keeps clear of the line's positions finds none. The searches
+    /// of the checks before them on the same side table store proofs for some hands; when
+    /// those served larger hands too (superiority), ▲R*5c's search was led through the line's
+    /// final position and came out a 余詰 in 5, ▲R*5b's in 7.
+    #[test]
+    fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
+        let pos =
+            Position::from_sfen("9/9/3S5/3p1p3/4kb3/3P2s2/4P4/4N4/9 b RNrb3g2s2n4l14p 1").unwrap();
+        let line: Vec<Move> = ["R*5a", "P*5d", "N*6g", "4e6g+", "5a5d+"]
+            .iter()
+            .map(|m| Move::from_usi(m).unwrap())
+            .collect();
+        let walk = Walk::new(&pos, &line);
+        let config = SolverConfig::new().hash_mib(2);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+        let mut side = None;
+        let mut checker = Checker {
+            search: &mut search,
+            side: &mut side,
+            cap: 100_000,
+            config: &config,
+            stop: &stop,
+            flaws: Vec::new(),
+            undecided: Vec::new(),
+            intended: true,
+            side_dirty: false,
+        };
+        let mut results = Vec::new();
+        for mv in ["5g5f", "6c5d+", "N*4g", "N*6g", "R*5b", "R*5c"] {
+            let mut c = pos.clone();
+            c.play_unchecked(Move::from_usi(mv).unwrap());
+            let r = checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited);
+            results.push((mv, matches!(r, Side::Mate(..))));
+        }
+        assert!(
+            results.iter().all(|&(_, mate)| !mate),
+            "no check mates clear of the line: {results:?}"
+        );
     }
 
     #[test]

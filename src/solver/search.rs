@@ -134,8 +134,15 @@ impl<'a> Search<'a> {
             self.path.record_repetition(pos.key(), v.hand, v.len);
             return;
         }
+        // A table of exact proofs keeps the hand the proof was found with (see
+        // `Table::set_exact_proofs`); the node's value keeps its proof hand for its parent.
+        let hand = if v.pn == 0 && self.table.exact_proofs() {
+            pos.hand(self.attacker)
+        } else {
+            v.hand
+        };
         self.table
-            .store(pos.board_key(), v.hand, v.pn, v.dn, v.len, best, work);
+            .store(pos.board_key(), hand, v.pn, v.dn, v.len, best, work);
     }
 
     /// The value of `child`, a position one move below the current node, for a search with

@@ -136,6 +136,9 @@ pub(crate) struct Table {
     keys: Vec<u64>,
     entries: Vec<Entry>,
     generation: u32,
+    /// Whether a proof serves only the hand it was found with (see
+    /// [`Table::set_exact_proofs`]).
+    exact_proofs: bool,
 }
 
 impl Table {
@@ -159,7 +162,25 @@ impl Table {
             keys: zeroed(slots, 0u64).ok_or(error)?,
             entries: zeroed(slots, [0u32; 6]).ok_or(error)?,
             generation: 1,
+            exact_proofs: false,
         })
+    }
+
+    /// Makes every proof serve only the attacker's hand it was found with, not larger hands
+    /// (superiority): for the tables of searches with excluded positions
+    /// ([`Search::exclude`](super::search::Search::exclude)). An excluded position is one
+    /// board with one pair of hands; the same play from the same board with a larger hand
+    /// reaches other positions, and one of them may be excluded, so a proof found clear of
+    /// the exclusions with one hand says nothing of a larger one. Disproofs still serve
+    /// smaller hands: they rest on no exclusion (those that do never reach the table), and
+    /// a position not mated with some hand is not mated with less.
+    pub fn set_exact_proofs(&mut self, on: bool) {
+        self.exact_proofs = on;
+    }
+
+    /// See [`Table::set_exact_proofs`].
+    pub fn exact_proofs(&self) -> bool {
+        self.exact_proofs
     }
 
     /// Touches every page of the table now, keeping what it holds, so that a search does
@@ -234,7 +255,12 @@ impl Table {
             }
             let eh = hand_of(e);
             if e[PN] == 0 {
-                if hand.covers(eh) {
+                let applies = if self.exact_proofs {
+                    eh == hand
+                } else {
+                    hand.covers(eh)
+                };
+                if applies {
                     if len_of(e) > budget {
                         if too_long.is_none_or(|p| len_of(e) < len_of(p)) {
                             too_long = Some(e);
@@ -342,16 +368,24 @@ impl Table {
             // Drop whatever the other answers make useless: an unsolved entry a new proof or
             // disproof answers, and among proofs (disproofs) the one that needs more (allows
             // less) without being shorter (holding longer).
+            // A proof answers only its own hand in a table of exact proofs.
+            let proof_covers = |larger: Hand, smaller: Hand| {
+                if self.exact_proofs {
+                    larger == smaller
+                } else {
+                    larger.covers(smaller)
+                }
+            };
             let dominated_old = match (e[PN] == 0, e[DN] == 0) {
-                (true, _) => pn == 0 && eh.covers(hand) && len <= old_len,
+                (true, _) => pn == 0 && proof_covers(eh, hand) && len <= old_len,
                 (_, true) => dn == 0 && hand.covers(eh) && len >= old_len,
                 // An open node of a budget the new proof (disproof) does not answer stays.
                 _ => {
-                    (pn == 0 && eh.covers(hand) && len <= old_len)
+                    (pn == 0 && proof_covers(eh, hand) && len <= old_len)
                         || (dn == 0 && hand.covers(eh) && len >= old_len)
                 }
             };
-            let dominated_new = (e[PN] == 0 && pn == 0 && hand.covers(eh) && old_len <= len)
+            let dominated_new = (e[PN] == 0 && pn == 0 && proof_covers(hand, eh) && old_len <= len)
                 || (e[DN] == 0 && dn == 0 && eh.covers(hand) && old_len >= len);
             if dominated_new {
                 return;

@@ -28,7 +28,7 @@
 
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tsume::{Color, Hand, MateLine, Move, PieceKind, Position, Square};
 
 /// The squares strictly between `a` and `b` when they share a rank, file or diagonal
@@ -212,6 +212,11 @@ pub struct Brute {
     pub limit: u64,
     /// Whether some defender node visited had an interposition among its replies.
     pub saw_interposition: bool,
+    /// Positions (full keys) treated as not mated wherever they are reached, capture
+    /// positions included: the line's positions, for a second solution that keeps clear of
+    /// them (the checker's 余詰). The memo stays keyed by position, since this does not
+    /// depend on the ply.
+    pub excluded: HashSet<u64>,
     memo: HashMap<(u64, bool, u32), bool>,
     aborted: bool,
 }
@@ -223,6 +228,7 @@ impl Brute {
             nodes: 0,
             limit,
             saw_interposition: false,
+            excluded: HashSet::new(),
             memo: HashMap::new(),
             aborted: false,
         }
@@ -244,7 +250,7 @@ impl Brute {
 
     /// Whether the attacker (to move) mates within `n` plies.
     pub fn attacker_within(&mut self, pos: &Position, n: u32) -> bool {
-        if n == 0 || self.aborted {
+        if n == 0 || self.aborted || self.excluded.contains(&pos.key()) {
             return false;
         }
         let k = (pos.key(), true, n);
@@ -274,7 +280,7 @@ impl Brute {
     /// Whether the defender (to move, in check) is mated within `n` plies: the value of the
     /// node is at most `n`.
     pub fn defender_within(&mut self, pos: &Position, n: u32) -> bool {
-        if self.aborted {
+        if self.aborted || self.excluded.contains(&pos.key()) {
             return false;
         }
         let k = (pos.key(), false, n);
