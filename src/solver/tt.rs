@@ -497,6 +497,28 @@ mod tests {
     }
 
     #[test]
+    fn exact_proofs_answer_only_their_own_hand() {
+        let mut t = Table::new(1);
+        t.set_exact_proofs(true);
+        t.new_search();
+        let (pn, dn) = PROVEN;
+        t.store(42, hand(1, 0), pn, dn, plies(7), None, 10);
+        assert_eq!(t.probe(42, hand(1, 0), Plies::Unlimited).pn, 0);
+        assert!(
+            !t.probe(42, hand(2, 1), Plies::Unlimited).found,
+            "more pieces: not taken from this proof"
+        );
+        // A proof for another hand neither drops nor is dropped by this one.
+        t.store(42, hand(2, 1), pn, dn, plies(9), None, 10);
+        assert_eq!(t.probe(42, hand(1, 0), Plies::Unlimited).len, plies(7));
+        assert_eq!(t.probe(42, hand(2, 1), Plies::Unlimited).len, plies(9));
+        // Disproofs still serve smaller hands.
+        let (pn, dn) = DISPROVEN;
+        t.store(43, hand(2, 1), pn, dn, Plies::Unlimited, None, 10);
+        assert_eq!(t.probe(43, hand(1, 0), Plies::Unlimited).dn, 0);
+    }
+
+    #[test]
     fn budgets() {
         let mut t = Table::new(1);
         t.new_search();
