@@ -7,7 +7,6 @@
 mod common;
 
 use common::{Brute, check_line, hand_after};
-use std::collections::HashSet;
 use tsume::{
     Flaw, FlawKind, Move, Position, Report, Solver, SolverConfig, Verdict,
     is_mate_with_futile_interpositions,
@@ -56,12 +55,14 @@ fn token(f: &Flaw, with_move: bool) -> String {
     }
 }
 
-/// The full keys of the positions of `line` from the one after its 1-based `ply` to the end:
-/// the positions a second solution from that ply must keep clear of.
-fn line_positions_from(root: &Position, line: &[Move], ply: usize) -> HashSet<u64> {
-    (ply..=line.len())
+/// A brute force for which the positions of `line` from the one after its 1-based `ply` to
+/// the end are not mated: the positions a second solution from that ply keeps clear of.
+fn clear_of_line(root: &Position, line: &[Move], ply: usize) -> Brute {
+    let mut brute = Brute::new(true, 3_000_000);
+    brute.excluded = (ply..=line.len())
         .map(|j| before(root, line, j + 1).key())
-        .collect()
+        .collect();
+    brute
 }
 
 /// The position before the move at 1-based `ply` of `line`.
@@ -126,8 +127,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                     // Kept clear of the line's later positions, no mate is shorter than an
                     // exact length (a 余詰 that joins the line early, found only when none
                     // keeps clear, is no exception).
-                    let mut clear = Brute::new(true, 3_000_000);
-                    clear.excluded = line_positions_from(root, &report.line, f.ply);
+                    let mut clear = clear_of_line(root, &report.line, f.ply);
                     if let (true, Some(Some(v))) =
                         (f.length_exact, clear.defender_value(&c, (len - 1) as u32))
                     {
@@ -213,8 +213,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                     }
                     // It mates only through the line's positions: kept clear of them, not
                     // as quickly.
-                    let mut clear = Brute::new(true, 3_000_000);
-                    clear.excluded = line_positions_from(root, &report.line, f.ply);
+                    let mut clear = clear_of_line(root, &report.line, f.ply);
                     if let Some(Some(v)) = clear.defender_value(&c, len - 1) {
                         bad.push(format!(
                             "{what}: clear of the line the brute force mates in {}",
