@@ -1102,6 +1102,10 @@ impl Checker<'_, '_> {
                 })
                 .collect::<AHashMap<u64, u32>>(),
         );
+        if rejoin != Rejoin::Never {
+            // Whether a line position is reached in time depends on the ply.
+            side_search.key_by_depth();
+        }
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
         let v = side_search.solve_until(child, NodeKind::And, depth, budget, self.cap);

@@ -66,12 +66,16 @@ pub(crate) struct Search<'a> {
     pub monitor: Monitor<'a>,
     /// The positions on the current path, repetitions and exclusions.
     path: Path,
+    /// Whether table entries are kept apart by the ply of their node (see
+    /// [`Search::key_by_depth`]).
+    by_depth: bool,
 }
 
 impl<'a> Search<'a> {
     pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
         Search {
             path: Path::new(table.size_bytes()),
+            by_depth: false,
             table,
             attacker,
             monitor: Monitor::new(limits),
@@ -117,6 +121,26 @@ impl<'a> Search<'a> {
         self.path.exclude(keys);
     }
 
+    /// Keeps the table's entries apart by the ply of their node: for exclusions that depend on
+    /// the ply a position is reached at. A position excluded when reached later than some ply
+    /// makes a proof found at one ply wrong a ply or more deeper (its play reaches the
+    /// excluded position later), and the same position comes back deeper by another order of
+    /// moves. With exclusions at no ply any node reaches (the checker's search for a mate
+    /// clear of the line) this is not needed.
+    pub fn key_by_depth(&mut self) {
+        self.by_depth = true;
+    }
+
+    /// The table key of a node with board key `board` at ply `depth`.
+    #[inline]
+    fn table_key(&self, board: u64, depth: u32) -> u64 {
+        if self.by_depth {
+            board ^ (depth as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        } else {
+            board
+        }
+    }
+
     /// Adds nodes searched elsewhere (another table) to this search's count and limits.
     pub fn add_nodes(&mut self, n: u64) {
         self.monitor.add_nodes(n, self.table);
@@ -129,7 +153,7 @@ impl<'a> Search<'a> {
 
     /// Records a node's result: solved results that rest on a repetition go to the
     /// path-keyed table, everything else to the transposition table.
-    fn record(&mut self, pos: &Position, v: Value, best: Option<Move>, work: u64) {
+    fn record(&mut self, pos: &Position, depth: u32, v: Value, best: Option<Move>, work: u64) {
         if v.rep {
             self.path.record_repetition(pos.key(), v.hand, v.len);
             return;
@@ -141,20 +165,20 @@ impl<'a> Search<'a> {
         } else {
             v.hand
         };
-        self.table
-            .store(pos.board_key(), hand, v.pn, v.dn, v.len, best, work);
+        let key = self.table_key(pos.board_key(), depth);
+        self.table.store(key, hand, v.pn, v.dn, v.len, best, work);
     }
 
     /// The value of `child`, a position one move below the current node, for a search with
     /// `budget` plies left there, as far as known without searching it. Also says whether
     /// anything was known (a new node is not).
-    pub(crate) fn lookup(&self, child: &Position, budget: Plies) -> (Value, bool) {
+    pub(crate) fn lookup(&self, child: &Position, budget: Plies, depth: u32) -> (Value, bool) {
         self.lookup_keys(
             child.key(),
             child.board_key(),
             child.hand(self.attacker),
             budget,
-            0,
+            depth,
         )
     }
 
@@ -192,7 +216,7 @@ impl<'a> Search<'a> {
                 return (Value::disproven(dh, true, d), true);
             }
         }
-        let p = self.table.probe(board, hand, budget);
+        let p = self.table.probe(self.table_key(board, ply), hand, budget);
         let v = Value {
             pn: p.pn,
             dn: p.dn,
@@ -224,7 +248,7 @@ impl<'a> Search<'a> {
                 false,
                 Plies::Unlimited,
             );
-            self.record(pos, v, None, 1);
+            self.record(pos, depth, v, None, 1);
             return v;
         }
         if budget == Plies::ZERO {
@@ -248,7 +272,7 @@ impl<'a> Search<'a> {
             .map(|&mv| pos.keys_after(mv, self.attacker))
             .collect();
         for k in &keys {
-            self.table.prefetch(k.0);
+            self.table.prefetch(self.table_key(k.0, depth + 1));
         }
         for (&mv, &k) in moves.iter().zip(&keys) {
             let (mut v, known) = self.lookup_child(k, child_budget, depth + 1);
@@ -262,7 +286,7 @@ impl<'a> Search<'a> {
                     let ph = hands::interposition_guard(&c, self.attacker);
                     let ph = hands::proof_before_attack(pos, mv, ph);
                     let v = Value::proven(ph, Plies::new(1));
-                    self.record(pos, v, Some(mv), 1);
+                    self.record(pos, depth, v, Some(mv), 1);
                     self.path.leave(full);
                     return v;
                 }
@@ -274,7 +298,7 @@ impl<'a> Search<'a> {
                 // the shortest (benches/README.md has the trial).
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.inc());
-                self.record(pos, v, Some(mv), 1);
+                self.record(pos, depth, v, Some(mv), 1);
                 self.path.leave(full);
                 return v;
             }
@@ -282,7 +306,8 @@ impl<'a> Search<'a> {
         }
 
         // The table's best move from an earlier visit goes first (ties in pn keep order).
-        if let Some(bm) = self.table.probe(pos.board_key(), hand, budget).best {
+        let key = self.table_key(pos.board_key(), depth);
+        if let Some(bm) = self.table.probe(key, hand, budget).best {
             if let Some(i) = children.iter().position(|c| c.mv == bm) {
                 children.swap(0, i);
             }
@@ -309,7 +334,13 @@ impl<'a> Search<'a> {
                     .expect("a proven child");
                 let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
                 let v = Value::proven(ph, ch.v.len.inc());
-                self.record(pos, v, Some(ch.mv), self.monitor.nodes - start_nodes + 1);
+                self.record(
+                    pos,
+                    depth,
+                    v,
+                    Some(ch.mv),
+                    self.monitor.nodes - start_nodes + 1,
+                );
                 break v;
             }
             if dn == 0 {
@@ -327,7 +358,7 @@ impl<'a> Search<'a> {
                     hands::finish_or_disproof(hand, dh)
                 };
                 let v = Value::disproven(dh, rep, holds);
-                self.record(pos, v, None, self.monitor.nodes - start_nodes + 1);
+                self.record(pos, depth, v, None, self.monitor.nodes - start_nodes + 1);
                 break v;
             }
             if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
@@ -340,7 +371,13 @@ impl<'a> Search<'a> {
                     rep: false,
                 };
                 let bm = children[best].mv;
-                self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
+                self.record(
+                    pos,
+                    depth,
+                    v,
+                    Some(bm),
+                    self.monitor.nodes - start_nodes + 1,
+                );
                 break v;
             }
             let child_th_pn = epsilon_threshold(th_pn, second);
@@ -380,7 +417,7 @@ impl<'a> Search<'a> {
             if v.is_proven() {
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, Plies::new(1));
-                self.record(pos, v, Some(mv), 1);
+                self.record(pos, depth, v, Some(mv), 1);
                 return v;
             }
             rep |= v.rep;
@@ -390,7 +427,7 @@ impl<'a> Search<'a> {
         // node on the path, and this one never enters it.
         let v = Value::disproven(pos.hand(self.attacker), rep, Plies::new(1));
         if !rep {
-            self.record(pos, v, None, 1);
+            self.record(pos, depth, v, None, 1);
         }
         v
     }
@@ -449,6 +486,7 @@ impl<'a> Search<'a> {
                 let v = self.refuted_by(pos, &exp.children[best], &exp.caps);
                 self.record(
                     pos,
+                    depth,
                     v,
                     Some(exp.children[best].mv),
                     self.monitor.nodes - start_nodes + 1,
@@ -459,7 +497,13 @@ impl<'a> Search<'a> {
                 let guard = hands::interposition_guard(pos, self.attacker);
                 let (ph, len, longest) = exp.proof(guard, hand);
                 let v = Value::proven(ph, len);
-                self.record(pos, v, Some(longest), self.monitor.nodes - start_nodes + 1);
+                self.record(
+                    pos,
+                    depth,
+                    v,
+                    Some(longest),
+                    self.monitor.nodes - start_nodes + 1,
+                );
                 break v;
             }
             if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
@@ -472,7 +516,13 @@ impl<'a> Search<'a> {
                     rep: false,
                 };
                 let bm = exp.children[best].mv;
-                self.record(pos, v, Some(bm), self.monitor.nodes - start_nodes + 1);
+                self.record(
+                    pos,
+                    depth,
+                    v,
+                    Some(bm),
+                    self.monitor.nodes - start_nodes + 1,
+                );
                 break v;
             }
             let child_th_dn = epsilon_threshold(th_dn, second);
@@ -531,7 +581,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let k = node.pos.keys_after(mv, self.attacker);
-            self.table.prefetch(k.0);
+            self.table.prefetch(self.table_key(k.0, node.depth + 1));
             replies.push((mv, k));
         }
         for &(mv, k) in &replies {
@@ -731,7 +781,7 @@ impl<'a> Search<'a> {
         let ch = Child { mv, v, q };
         if effective(&ch, &exp.caps).1 == 0 {
             let nv = self.refuted_by(node.pos, &ch, &exp.caps);
-            self.record(node.pos, nv, Some(mv), 1);
+            self.record(node.pos, node.depth, nv, Some(mv), 1);
             return Some(nv);
         }
         exp.children.push(ch);
@@ -851,7 +901,7 @@ impl<'a> Search<'a> {
             return Within::No;
         }
         self.set_path(keys);
-        let (v, _) = self.lookup(pos, b);
+        let (v, _) = self.lookup(pos, b, keys.len() as u32);
         if let Some(w) = judged(&v) {
             return w;
         }
@@ -870,7 +920,7 @@ impl<'a> Search<'a> {
     /// whatever the budget; no limit if none (so that it orders after every known mate).
     pub(crate) fn recorded_len(&mut self, pos: &Position, keys: &[u64]) -> Plies {
         self.set_path(keys);
-        let (v, _) = self.lookup(pos, Plies::Unlimited);
+        let (v, _) = self.lookup(pos, Plies::Unlimited, keys.len() as u32);
         if v.pn == 0 { v.len } else { Plies::Unlimited }
     }
 
@@ -893,5 +943,36 @@ pub(crate) fn judged(v: &Value) -> Option<Within> {
         Some(Within::No)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// G*5b mates at once; its final position is excluded when reached later than ply 1. From
+    /// ply 0 the mate reaches it at ply 1 (allowed); from ply 2 (the same position after two
+    /// other plies, as a transposition brings it), at ply 3 (excluded), and no other check
+    /// mates. Keyed by depth, the proof found at ply 0 is not taken at ply 2.
+    #[test]
+    fn a_proof_under_ply_dependent_exclusions_is_not_taken_deeper() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let mut mated = pos.clone();
+        mated.play_unchecked(Move::from_usi("G*5b").unwrap());
+        assert!(mated.legal_moves().is_empty());
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+        search.exclude([(mated.key(), 1)].into_iter().collect());
+        search.key_by_depth();
+        let at0 = search.within_any(&pos, NodeKind::Or, &[], Some(10_000));
+        assert_eq!(
+            at0,
+            Within::Yes(1),
+            "the mate reaches the position at ply 1"
+        );
+        // Two path keys of no real position: the node is at ply 2.
+        let at2 = search.within_any(&pos, NodeKind::Or, &[1, 2], Some(10_000));
+        assert_eq!(at2, Within::No, "from ply 2 the mate comes too late");
     }
 }
