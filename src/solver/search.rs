@@ -4,7 +4,8 @@
 //! and path-dependent handling of repetitions.
 
 use super::expansion::{
-    Child, Children, DROP_ORDER, Expansion, Summary, effective, initial_and_pn, summarize,
+    Child, Children, DROP_ORDER, Expansion, Summary, effective, initial_and_pn, initial_or_dn,
+    summarize,
 };
 use super::futile;
 use super::hands;
@@ -777,7 +778,20 @@ impl<'a> Search<'a> {
         q: Option<u8>,
         exp: &mut Expansion,
     ) -> Option<Value> {
-        let (v, _) = self.lookup_child(keys, node.budget.dec(), node.depth + 1);
+        let (mut v, known) = self.lookup_child(keys, node.budget.dec(), node.depth + 1);
+        // A new OR node with a normal search ahead: df-pn+ numbers from its checks, and none
+        // at all refutes the node now. (With one ply left, `or_node_last` decides it at once.)
+        if !known && node.budget.dec() > Plies::new(1) {
+            let mut c = node.pos.clone();
+            c.play_unchecked(mv);
+            match initial_or_dn(&c) {
+                0 => {
+                    let dh = hands::disproof_without_checks(c.hand(self.attacker));
+                    v = Value::disproven(dh, false, Plies::Unlimited);
+                }
+                dn => v.dn = dn,
+            }
+        }
         let ch = Child { mv, v, q };
         if effective(&ch, &exp.caps).1 == 0 {
             let nv = self.refuted_by(node.pos, &ch, &exp.caps);
