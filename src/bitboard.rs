@@ -368,6 +368,43 @@ fn ray_neg(dir: usize, sq: usize, occ: u128) -> u128 {
     }
 }
 
+/// `BOXES[0][sq]`: the squares at most two files and two ranks from `sq`; `BOXES[1][sq]`: at
+/// most two files and four ranks. A piece that steps (not a lance, bishop, rook, horse or
+/// dragon) can give check by moving only from the first box around the enemy king, a knight
+/// only from the second.
+static BOXES: [[u128; 81]; 2] = {
+    let mut t = [[0u128; 81]; 2];
+    let mut a: usize = 0;
+    while a < 81 {
+        let (fa, ra) = ((a / 9) as i32, (a % 9) as i32);
+        let mut b: usize = 0;
+        while b < 81 {
+            let (df, dr) = (((b / 9) as i32 - fa).abs(), ((b % 9) as i32 - ra).abs());
+            if df <= 2 && dr <= 2 {
+                t[0][a] |= 1 << b;
+            }
+            if df <= 2 && dr <= 4 {
+                t[1][a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The squares at most two files and two ranks from `sq` (see [`BOXES`]).
+#[inline]
+pub(crate) fn near_box(sq: Square) -> Bitboard {
+    Bitboard(BOXES[0][sq.index()])
+}
+
+/// The squares at most two files and four ranks from `sq` (see [`BOXES`]).
+#[inline]
+pub(crate) fn knight_box(sq: Square) -> Bitboard {
+    Bitboard(BOXES[1][sq.index()])
+}
+
 /// Squares a pawn of `color` on `sq` attacks.
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {

@@ -46,6 +46,10 @@ trait Sink {
     fn pawn_steps(&mut self, us: Color, tos: Bitboard, promote: bool);
     /// The drops of `pos`'s side to move onto `empty` (which must be empty).
     fn drops(&mut self, pos: &Position, empty: Bitboard);
+    /// The drops of `kind` onto each square of `tos`.
+    fn drops_of(&mut self, kind: PieceKind, tos: Bitboard);
+    /// One move.
+    fn one(&mut self, mv: Move);
 }
 
 impl Sink for MoveList {
@@ -83,6 +87,18 @@ impl Sink for MoveList {
     fn drops(&mut self, pos: &Position, empty: Bitboard) {
         pos.generate_drops(self, empty);
     }
+
+    #[inline(always)]
+    fn drops_of(&mut self, kind: PieceKind, tos: Bitboard) {
+        for to in tos {
+            self.push(Move::drop_unchecked(kind, to));
+        }
+    }
+
+    #[inline(always)]
+    fn one(&mut self, mv: Move) {
+        self.push(mv);
+    }
 }
 
 impl Sink for EvasionCounts {
@@ -104,6 +120,54 @@ impl Sink for EvasionCounts {
     #[inline(always)]
     fn drops(&mut self, pos: &Position, empty: Bitboard) {
         self.drop_squares += pos.drop_squares(empty).count();
+    }
+
+    #[inline(always)]
+    fn drops_of(&mut self, _: PieceKind, tos: Bitboard) {
+        self.drop_squares += tos.count();
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.board += 1;
+    }
+}
+
+/// How many moves a generator found, and nothing else (see [`Position::check_count`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Count(u32);
+
+impl Sink for Count {
+    #[inline(always)]
+    fn king_moves(&mut self, _: Square, tos: Bitboard) {
+        self.0 += tos.count();
+    }
+
+    #[inline(always)]
+    fn moves(&mut self, _: Square, plain: Bitboard, promo: Bitboard) {
+        self.0 += plain.count() + promo.count();
+    }
+
+    #[inline(always)]
+    fn pawn_steps(&mut self, _: Color, tos: Bitboard, _: bool) {
+        self.0 += tos.count();
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, pos: &Position, empty: Bitboard) {
+        let mut list = MoveList::new();
+        pos.generate_drops(&mut list, empty);
+        self.0 += list.len() as u32;
+    }
+
+    #[inline(always)]
+    fn drops_of(&mut self, _: PieceKind, tos: Bitboard) {
+        self.0 += tos.count();
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
     }
 }
 
@@ -459,6 +523,19 @@ impl Position {
 
     /// Appends the checking moves (see [`Position::check_moves`]) to `list`.
     pub fn generate_checks(&self, list: &mut MoveList) {
+        self.checks_into(list);
+    }
+
+    /// How many checking moves there are: `check_moves().len()`, without making the list
+    /// (the search's initial numbers need only the count).
+    pub(crate) fn check_count(&self) -> u32 {
+        let mut n = Count::default();
+        self.checks_into(&mut n);
+        n.0
+    }
+
+    /// The checking moves, into `list`.
+    fn checks_into(&self, list: &mut impl Sink) {
         let us = self.side_to_move();
         let them = us.flip();
         let Some(eksq) = self.king_square(them) else {
@@ -469,7 +546,11 @@ impl Position {
             // every check must also answer the check.
             let mut ev = MoveList::new();
             self.generate_evasions(&mut ev);
-            list.extend(ev.into_iter().filter(|&m| self.gives_check(m)));
+            for m in ev {
+                if self.gives_check(m) {
+                    list.one(m);
+                }
+            }
             return;
         }
         let occ = self.occupied();
@@ -510,8 +591,20 @@ impl Position {
         };
 
         // A piece can only give check if it is a discoverer or can reach a checking square;
-        // filter the pieces cheaply before computing their attacks.
-        let mut movers = ours;
+        // filter the pieces cheaply before computing their attacks. The checking squares of
+        // a piece that steps are next to the king (two ranks away for a knight), so it
+        // moves from near the king; a slider may come from anywhere.
+        let sliders = self.pieces(us, PieceKind::Lance)
+            | self.pieces(us, PieceKind::Bishop)
+            | self.pieces(us, PieceKind::Rook)
+            | self.pieces(us, PieceKind::Horse)
+            | self.pieces(us, PieceKind::Dragon);
+        let knights = self.pieces(us, PieceKind::Knight);
+        let mut movers = ours
+            & (sliders
+                | discoverers
+                | bitboard::near_box(eksq)
+                | (knights & bitboard::knight_box(eksq)));
         if let Some(k) = our_king {
             movers.remove(k);
         }
@@ -544,7 +637,7 @@ impl Position {
             if discoverers.contains(k) {
                 for to in bitboard::king_attacks(k) & target & !bitboard::line(eksq, k) {
                     if !self.is_attacked(to, them, occ) {
-                        list.push(Move::normal_unchecked(k, to, false));
+                        list.one(Move::normal_unchecked(k, to, false));
                     }
                 }
             }
@@ -565,9 +658,7 @@ impl Position {
                     }
                 }
             }
-            for to in t {
-                list.push(Move::drop_unchecked(kind, to));
-            }
+            list.drops_of(kind, t);
         }
     }
 
@@ -576,5 +667,57 @@ impl Position {
         let mut after = self.clone();
         after.play_unchecked(mv);
         after.in_check()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::Position;
+
+    /// Every position two plies from the problems of a suite (attacker and defender to move,
+    /// in check or not).
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for line in include_str!("../problems/random.sfen").lines().take(60) {
+            let sfen = line.split('#').next().unwrap_or("").trim();
+            let Ok(root) = Position::from_sfen(sfen) else {
+                continue;
+            };
+            for m1 in root.legal_moves() {
+                let mut p1 = root.clone();
+                p1.play_unchecked(m1);
+                for m2 in p1.legal_moves().into_iter().take(8) {
+                    let mut p2 = p1.clone();
+                    p2.play_unchecked(m2);
+                    out.push(p2);
+                }
+                out.push(p1);
+            }
+            out.push(root);
+        }
+        out
+    }
+
+    #[test]
+    fn counts_are_the_lengths_of_the_lists() {
+        let all = positions();
+        assert!(all.len() > 10_000, "{}", all.len());
+        for p in &all {
+            assert_eq!(
+                p.check_count() as usize,
+                p.check_moves().len(),
+                "{}",
+                p.to_sfen()
+            );
+            if p.in_check() {
+                let n = p.evasion_counts();
+                assert_eq!(
+                    (n.king + n.board) as usize,
+                    p.evasions().iter().filter(|m| !m.is_drop()).count(),
+                    "{}",
+                    p.to_sfen()
+                );
+            }
+        }
     }
 }

@@ -202,7 +202,7 @@ pub(crate) fn initial_and_pn(pos: &Position) -> PnDn {
 /// and 22.5 M -> 15.0 M, the random suite 68.2 M -> 58.0 M. Steeper numbers (four a check)
 /// did better on some problems and took one random mate from 1.4 M nodes to 9.2 M.
 pub(crate) fn initial_or_dn(pos: &Position) -> PnDn {
-    match pos.check_moves().len() as PnDn {
+    match pos.check_count() as PnDn {
         0 => 0,
         n => 2 * n + 8,
     }
