@@ -95,7 +95,8 @@ impl SolverConfig {
     /// [`Solver::try_new`](super::Solver::try_new), which returns an
     /// [`AllocError`](super::AllocError) when it cannot be had) and touched as it fills. A
     /// search takes besides at most a sixteenth of it for the path-dependent repetition
-    /// results (cleared when full), and a little of its own that no setting bounds: the search
+    /// results (cleared when full), a thirty-second of it (at most 512 KiB) for a memo of the
+    /// initial numbers of new nodes, and a little of its own that no setting bounds: the search
     /// stack (as deep as the line searched) and the line walk's vectors, about 10 MiB on
     /// Microcosmos (1525 plies). [`Solver::check`](super::Solver::check) allocates a second
     /// table of half this size when it first needs one (questions are then undecided if it

@@ -24,6 +24,7 @@ mod expansion;
 mod futile;
 mod hands;
 mod line;
+mod memo;
 mod monitor;
 mod outcome;
 mod path;

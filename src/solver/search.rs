@@ -278,12 +278,16 @@ impl<'a> Search<'a> {
         for (&mv, &k) in moves.iter().zip(&keys) {
             let (mut v, known) = self.lookup_child(k, child_budget, depth + 1);
             if !known {
-                let mut c = pos.clone();
-                c.play_unchecked(mv);
                 // New AND node: mate if the defender has no reply (mate in one), else df-pn+
                 // initial numbers from its replies.
-                let n = initial_and_pn(&c);
+                let n = self.table.memo.get_or(k.0 ^ k.1, || {
+                    let mut c = pos.clone();
+                    c.play_unchecked(mv);
+                    initial_and_pn(&c)
+                });
                 if n == 0 {
+                    let mut c = pos.clone();
+                    c.play_unchecked(mv);
                     let ph = hands::interposition_guard(&c, self.attacker);
                     let ph = hands::proof_before_attack(pos, mv, ph);
                     let v = Value::proven(ph, Plies::new(1));
@@ -782,11 +786,15 @@ impl<'a> Search<'a> {
         // A new OR node with a normal search ahead: df-pn+ numbers from its checks, and none
         // at all refutes the node now. (With one ply left, `or_node_last` decides it at once.)
         if !known && node.budget.dec() > Plies::new(1) {
-            let mut c = node.pos.clone();
-            c.play_unchecked(mv);
-            match initial_or_dn(&c) {
+            let dn = self.table.memo.get_or(keys.0 ^ keys.1, || {
+                let mut c = node.pos.clone();
+                c.play_unchecked(mv);
+                initial_or_dn(&c)
+            });
+            match dn {
                 0 => {
-                    let dh = hands::disproof_without_checks(c.hand(self.attacker));
+                    // keys.2: the attacker's hand after the reply.
+                    let dh = hands::disproof_without_checks(keys.2);
                     v = Value::disproven(dh, false, Plies::Unlimited);
                 }
                 dn => v.dn = dn,

@@ -11,6 +11,7 @@
 //! when a cluster is full the entry with the least search work behind it is replaced, solved
 //! entries last.
 
+use super::memo::Memo;
 use super::plies::Plies;
 use super::pn::PnDn;
 use crate::hand::Hand;
@@ -139,6 +140,9 @@ pub(crate) struct Table {
     /// Whether a proof serves only the hand it was found with (see
     /// [`Table::set_exact_proofs`]).
     exact_proofs: bool,
+    /// The initial numbers of new nodes, which depend on the position alone: kept beside
+    /// the table, for every search that uses it.
+    pub memo: Memo,
 }
 
 impl Table {
@@ -163,6 +167,7 @@ impl Table {
             entries: zeroed(slots, [0u32; 6]).ok_or(error)?,
             generation: 1,
             exact_proofs: false,
+            memo: Memo::for_table(bytes),
         })
     }
 
