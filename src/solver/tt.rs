@@ -84,6 +84,17 @@ fn len_of(e: &Entry) -> u16 {
     e[LEN_BEST] as u16
 }
 
+/// Which of a cluster's `keys` are `key`, as a bit mask: one pass without branches (it
+/// compiles to vector compares), then only the few matching slots are read.
+#[inline]
+fn key_matches(keys: &[u64], key: u64) -> u32 {
+    let mut m = 0u32;
+    for (i, &k) in keys.iter().enumerate().take(WAYS) {
+        m |= ((k == key) as u32) << i;
+    }
+    m
+}
+
 /// Asks the CPU to start loading the cache line holding `p` (a hint: it never faults).
 #[inline]
 fn prefetch_line(p: *const u8) {
@@ -250,10 +261,10 @@ impl Table {
         let mut proof: Option<&Entry> = None;
         let mut too_long: Option<&Entry> = None;
         let mut other_budget: Option<&Entry> = None;
-        for (i, &k) in keys.iter().enumerate() {
-            if k != key {
-                continue;
-            }
+        let mut matches = key_matches(keys, key);
+        while matches != 0 {
+            let i = matches.trailing_zeros() as usize;
+            matches &= matches - 1;
             let e = &self.entries[base + i];
             if e[GENERATION] != self.generation {
                 continue;
@@ -349,8 +360,11 @@ impl Table {
         let class = |e: &Entry| (e[PN] == 0) as u8 | ((e[DN] == 0) as u8) << 1;
         let new_class = class(&new);
         let mut victim = None;
-        for i in 0..WAYS {
-            if self.keys[base + i] != key || self.entries[base + i][GENERATION] != generation {
+        let mut matches = key_matches(&self.keys[base..base + WAYS], key);
+        while matches != 0 {
+            let i = matches.trailing_zeros() as usize;
+            matches &= matches - 1;
+            if self.entries[base + i][GENERATION] != generation {
                 continue;
             }
             let e = &mut self.entries[base + i];
