@@ -342,7 +342,12 @@ impl Position {
         list.pawn_steps(us, steps & zone, true);
         list.pawn_steps(us, steps & !last, false);
         // Lances: promotion forced on the last rank.
+        // (Sliders first test their reach on an empty board: against a check the targets
+        // are a few squares, mostly out of it, and the real attacks cost more.)
         for from in self.pieces(us, PieceKind::Lance) & free {
+            if (bitboard::lance_pseudo_attacks(us, from) & target).is_empty() {
+                continue;
+            }
             let t = bitboard::lance_attacks(us, from, occ) & target;
             list.moves(from, t & !last, t & zone);
         }
@@ -357,10 +362,16 @@ impl Position {
             optional_promotions(list, us, from, t, zone);
         }
         for from in self.pieces(us, PieceKind::Bishop) & free {
+            if (bitboard::bishop_pseudo_attacks(from) & target).is_empty() {
+                continue;
+            }
             let t = bitboard::bishop_attacks(from, occ) & target;
             optional_promotions(list, us, from, t, zone);
         }
         for from in self.pieces(us, PieceKind::Rook) & free {
+            if (bitboard::rook_pseudo_attacks(from) & target).is_empty() {
+                continue;
+            }
             let t = bitboard::rook_attacks(from, occ) & target;
             optional_promotions(list, us, from, t, zone);
         }
@@ -370,10 +381,20 @@ impl Position {
             list.moves(from, t, Bitboard::EMPTY);
         }
         for from in self.pieces(us, PieceKind::Horse) & free {
+            if ((bitboard::bishop_pseudo_attacks(from) | bitboard::king_attacks(from)) & target)
+                .is_empty()
+            {
+                continue;
+            }
             let t = (bitboard::bishop_attacks(from, occ) | bitboard::king_attacks(from)) & target;
             list.moves(from, t, Bitboard::EMPTY);
         }
         for from in self.pieces(us, PieceKind::Dragon) & free {
+            if ((bitboard::rook_pseudo_attacks(from) | bitboard::king_attacks(from)) & target)
+                .is_empty()
+            {
+                continue;
+            }
             let t = (bitboard::rook_attacks(from, occ) | bitboard::king_attacks(from)) & target;
             list.moves(from, t, Bitboard::EMPTY);
         }
