@@ -54,9 +54,12 @@ fn zeroed<T: Copy>(n: usize, zero: T) -> Option<Vec<T>> {
 }
 
 /// Entries per cluster. A board reached with many different hands needs several entries, and
-/// proofs must not be crowded out by them, so clusters are wide; the keys sit together so that
-/// a probe reads only two cache lines unless it finds the board.
-const WAYS: usize = 16;
+/// proofs must not be crowded out by them, so clusters are wide; the keys sit together in one
+/// cache line. Eight rather than sixteen: a probe asks for every line of its cluster (keys
+/// and entries), and with sixteen the search waited on memory more than it computed
+/// (benches/README.md, "Time per node (fourth round)"); four crowded proofs out (Astral
+/// Traveler's first proof took 4.2 M nodes instead of 1.6 M).
+const WAYS: usize = 8;
 
 /// What an entry holds besides its key, as plain words so that a zeroed table is allocated
 /// lazily: hand, pn, dn, work (nodes searched below, for replacement), mate length and best
