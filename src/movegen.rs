@@ -9,7 +9,8 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Position, live_squares};
 use crate::types::{Color, PieceKind, Square};
 
-/// What [`Position::evasion_counts`] counts.
+/// What [`Position::evasion_counts`] counts (and, summed, [`Position::check_count`]: a
+/// discovered check by the king counts as a board move, drops one each).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct EvasionCounts {
     pub king: u32,
@@ -130,44 +131,6 @@ impl Sink for EvasionCounts {
     #[inline(always)]
     fn one(&mut self, _: Move) {
         self.board += 1;
-    }
-}
-
-/// How many moves a generator found, and nothing else (see [`Position::check_count`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Count(u32);
-
-impl Sink for Count {
-    #[inline(always)]
-    fn king_moves(&mut self, _: Square, tos: Bitboard) {
-        self.0 += tos.count();
-    }
-
-    #[inline(always)]
-    fn moves(&mut self, _: Square, plain: Bitboard, promo: Bitboard) {
-        self.0 += plain.count() + promo.count();
-    }
-
-    #[inline(always)]
-    fn pawn_steps(&mut self, _: Color, tos: Bitboard, _: bool) {
-        self.0 += tos.count();
-    }
-
-    #[inline(always)]
-    fn drops(&mut self, pos: &Position, empty: Bitboard) {
-        let mut list = MoveList::new();
-        pos.generate_drops(&mut list, empty);
-        self.0 += list.len() as u32;
-    }
-
-    #[inline(always)]
-    fn drops_of(&mut self, _: PieceKind, tos: Bitboard) {
-        self.0 += tos.count();
-    }
-
-    #[inline(always)]
-    fn one(&mut self, _: Move) {
-        self.0 += 1;
     }
 }
 
@@ -550,9 +513,9 @@ impl Position {
     /// How many checking moves there are: `check_moves().len()`, without making the list
     /// (the search's initial numbers need only the count).
     pub(crate) fn check_count(&self) -> u32 {
-        let mut n = Count::default();
+        let mut n = EvasionCounts::default();
         self.checks_into(&mut n);
-        n.0
+        n.king + n.board + n.drop_squares
     }
 
     /// The checking moves, into `list`.
@@ -732,13 +695,46 @@ mod tests {
             );
             if p.in_check() {
                 let n = p.evasion_counts();
+                let evasions = p.evasions();
                 assert_eq!(
                     (n.king + n.board) as usize,
-                    p.evasions().iter().filter(|m| !m.is_drop()).count(),
+                    evasions.iter().filter(|m| !m.is_drop()).count(),
+                    "{}",
+                    p.to_sfen()
+                );
+                let mut drop_squares: Vec<_> = evasions
+                    .iter()
+                    .filter(|m| m.is_drop())
+                    .map(|m| m.to())
+                    .collect();
+                drop_squares.sort_unstable_by_key(|s| s.index());
+                drop_squares.dedup();
+                assert_eq!(
+                    n.drop_squares as usize,
+                    drop_squares.len(),
                     "{}",
                     p.to_sfen()
                 );
             }
+        }
+    }
+
+    /// The check generator's shortcuts (pieces too far from the king to check are not tried,
+    /// sliders out of reach of the targets skipped) leave out no check: the same moves as the
+    /// legal moves that give check.
+    #[test]
+    fn checks_are_the_legal_moves_that_check() {
+        for p in positions() {
+            let mut direct: Vec<_> = p.check_moves().into_iter().map(|m| m.raw()).collect();
+            let mut filtered: Vec<_> = p
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| p.gives_check(m))
+                .map(|m| m.raw())
+                .collect();
+            direct.sort_unstable();
+            filtered.sort_unstable();
+            assert_eq!(direct, filtered, "{}", p.to_sfen());
         }
     }
 }
