@@ -26,7 +26,7 @@ pub(crate) struct Memo {
 }
 
 impl Memo {
-    /// The largest memo: 512 KiB, well inside a core's second-level cache on most machines.
+    /// The largest memo: 512 KiB, about the size of a core's second-level cache.
     const MAX_BYTES: usize = 1 << 19;
 
     /// A memo of at most `bytes` (a power of two, at least 4 KiB and at most 512 KiB).
