@@ -131,15 +131,33 @@
 //! - **Sound**: when Q ends the line, so does the game's position after the capture (the same
 //!   board, the defender's hand the same, the attacker holding one piece more), so a line that
 //!   ends there ends in mate once the defender's further futile interpositions are played out.
-//! - **Not covered: interpositions repeated in a saw (馬鋸, 龍鋸).** When the attacker's horse
-//!   or dragon retreats with check after check and the defender drops a pawn on a square the
-//!   checker has just left, the capture of the pawn takes the checker back: with the pawn
-//!   handed back, Q is a position the line has already passed through, a repetition, which
-//!   never mates; so the drop counts, the attacker takes the pawn for real, and the next cycle
-//!   repeats it while the defender has pawns. Such a line is counted with its cycles and ends
-//!   with the pawns in the attacker's hand. Leaving these interpositions out needs a rule that
-//!   depends on the line played (a capture position is "repeated" only on a line that passed
-//!   through it), which the solver's table of path-independent proofs does not support yet.
+//! - **Repeated interpositions (馬鋸, 龍鋸, the saw rule).** When the attacker's horse or
+//!   dragon saws away from the king (the king stepping back and forth, the checker moving one
+//!   step a check), the square the checker stood on a cycle earlier lies between it and the
+//!   king again. A drop there, taken by the checker, brings the play back to where it was,
+//!   the attacker a piece richer: the drop's capture position Q (the piece handed back) is a
+//!   position the line has already passed through (the same board, hands and side to move,
+//!   earlier on the line from the problem's start). Such a drop is a **repeated
+//!   interposition**, and it is worth nothing (futile, neither counted nor shown) when the
+//!   defender has another reply that is not one: the defender node is worth the most that its
+//!   other replies are worth. When every reply is a repeated interposition, they count with
+//!   their own lines (1 plus the mate after the drop), as any real interposition. Without this
+//!   rule Q, a repetition, is never mated, the drop counts, and the next cycle repeats it while
+//!   the defender has pieces: hundreds of plies, ending with a hand full of pawns.
+//!   - **It terminates and it is sound**: after the drop and the capture the game's position is
+//!     Q with the piece in the attacker's hand instead of the defender's, so the proof of Q
+//!     (an ancestor on the line, proven with this node) mates it as well (superiority), and
+//!     each time the defender comes back this way it has one piece fewer in hand. In the end
+//!     it must play one of its other replies, the ones the rule counts.
+//!   - **It depends on the line played**: the same position with the same drop is a real
+//!     interposition on a line that did not pass through Q. The solver keeps such results off
+//!     its table of path-independent results until Q itself is proven. A length the table
+//!     learned for a position off the saw and that the search then meets inside one is taken
+//!     as it is (the table cannot tell the two apart, as with a repetition, which is also a
+//!     matter of the line); that can make a line longer than the rule's, and a search for a
+//!     shorter mate miss one that only the saw rule gives, but never makes a mate false.
+//!   - What it leaves alone: moving interpositions (移動合, they have their own rule above),
+//!     and any drop whose capture position is not a position of the line.
 //! - **The one case the rule cannot show without counting**: when a futile interposition is the
 //!   only longest defence (it lures the checker to a worse square), the line shows it and its
 //!   capture, its length counts them, and the line is not marked

@@ -727,6 +727,61 @@ fn n_moving_interposition_that_opens_a_line_counts() {
 // Lines through defences made only of futile interpositions
 // =============================================================================================
 
+// =============================================================================================
+// (o) Repeated interpositions: the saw rule (馬鋸, 龍鋸)
+// =============================================================================================
+
+/// A horse saw's positions: P (White to move), the horse on 3c checking the king on 1a along
+/// 2b; then 1a1b, 3c3d (checking along 2c), 1b1a, 3d4d: N, the horse checking from 4d along
+/// 3c and 2b. Black also has a knight on 1d (it guards 2b) and a gold in hand; White a pawn on
+/// 1c and every other piece in hand. Returns the positions before N (P first) and N.
+fn horse_saw() -> (Vec<Position>, Position) {
+    let mut pos = Position::from_sfen("8k/9/6+B1p/8N/9/9/9/9/9 w G2rb3g4s3n4l17p 1").unwrap();
+    let mut line = vec![];
+    for usi in ["1a1b", "3c3d", "1b1a", "3d4d"] {
+        line.push(pos.clone());
+        pos.play(pos.parse_usi_move(usi).unwrap()).unwrap();
+    }
+    (line, pos)
+}
+
+/// (o) A drop on the square the horse left a cycle earlier is a repeated interposition.
+///
+/// At N, White has: the king's moves 1a1b and 1a2a, each answered by G*2b, mate (the gold is
+/// guarded by the horse through 3c; mate in 2); drops on 2b, each taken by the horse, which
+/// the knight guards there: mate at once (futile, worth 0); and drops on 3c. A drop on 3c,
+/// taken 4d3c, gives back P with the piece in Black's hand: its capture position (the piece
+/// handed back) is P itself.
+///
+/// - Off the line (P not played before), the drop on 3c is an ordinary interposition whose
+///   capture position P is mated in 2 (1a1b G*2b): futile, N is worth 2.
+/// - On the line without the saw rule, P is a repetition, never mated, so the drop counts:
+///   a silver on 3c (it guards 2b against G*2b) is worth 4 (4d3c, then as from P). N: 4.
+/// - On the line with the saw rule, the drops on 3c are worth nothing beside the king's
+///   moves: N is worth 2, as off the line.
+#[test]
+fn o_repeated_interposition_in_a_horse_saw_is_worth_nothing() {
+    let (line, n) = horse_saw();
+    let dc = distant_check(&n).expect("the horse checks from afar");
+    let s3c = n.parse_usi_move("S*3c").unwrap();
+    assert!(is_interposition(&n, &dc, s3c));
+    assert_eq!(
+        capture_position(&n, &dc, s3c).unwrap().key(),
+        line[0].key(),
+        "the capture position of a drop on 3c is P"
+    );
+    let value = |brute: Brute| {
+        let mut brute = brute;
+        brute.defender_value(&n, 6)
+    };
+    let off = value(Brute::new(true, BRUTE_NODES));
+    let counted = value(Brute::new(true, BRUTE_NODES).on_line(&line, false));
+    let saw = value(Brute::new(true, BRUTE_NODES).on_line(&line, true));
+    assert_eq!(off, Some(Some(2)), "off the line");
+    assert_eq!(counted, Some(Some(4)), "on the line, the drop counted");
+    assert_eq!(saw, Some(Some(2)), "on the line, the saw rule");
+}
+
 /// Checks that the solver gives a mate of exactly `length` plies, proven shortest and exact,
 /// that is one of the brute force's main lines, for `sfen` and its colour-swapped twin.
 fn assert_shown_line_of_mate_length(sfen: &str, length: u32) -> Vec<String> {

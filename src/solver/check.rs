@@ -1149,8 +1149,10 @@ impl Checker<'_, '_> {
         let pos = &walk.positions[k];
         let path = &walk.keys[..=k];
         let distant = futile::distant_check(pos);
+        let repeated = futile::repeated_interpositions(pos, path);
         for mv in pos.evasions() {
-            if mv == played {
+            if mv == played || repeated.contains(&mv) {
+                // A repeated interposition (the saw rule) is worth nothing: no variation.
                 continue;
             }
             let mut c = pos.clone();
@@ -1464,6 +1466,9 @@ fn futile_in_line(
         };
         if !between.contains(mv.to()) {
             continue;
+        }
+        if futile::repeated_interpositions(pos, &walk.keys[..=k]).contains(&mv) {
+            return Some((k + 1, mv, true));
         }
         let Some(q) = futile::capture_position(pos, mv, checker) else {
             continue;

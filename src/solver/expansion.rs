@@ -79,6 +79,9 @@ pub(crate) struct Expansion {
     /// kinds after the ones expanded are not searched, and the node's proof rests on the
     /// capture position for them ([`Expansion::proof`]).
     pub settled: SmallVec<[u8; 4]>,
+    /// The ply of the shallowest path position that a left-out repeated interposition came
+    /// back to (the saw rule of `futile.rs`): the node's proof then holds on this path only.
+    pub repeated_at: Option<u32>,
 }
 
 impl Expansion {
@@ -107,6 +110,26 @@ impl Expansion {
             }
         }
         (ph.min(hand), len, longest)
+    }
+
+    /// `v`, the node's proof, resting on what its proof rests on: a left-out repeated
+    /// interposition's path position, and the path positions its proven children and capture
+    /// positions rest on (all of them, used or not: the safe side).
+    pub fn resting(&self, mut v: Value) -> Value {
+        if let Some(at) = self.repeated_at {
+            v = v.resting_on(at);
+        }
+        for ch in &self.children {
+            if ch.v.is_proven() {
+                v = v.resting_on(ch.v.rests_on);
+            }
+        }
+        for q in &self.caps {
+            if q.is_proven() {
+                v = v.resting_on(q.rests_on);
+            }
+        }
+        v
     }
 
     /// Marks the capture position `qi` as settling drop kinds that are not children.
@@ -217,6 +240,7 @@ mod tests {
     use super::*;
     use crate::moves::Move;
     use crate::position::Position;
+    use crate::solver::pn::NOT_ON_PATH;
 
     fn child(pn: PnDn, dn: PnDn, q: Option<u8>) -> Child {
         let v = Value {
@@ -225,6 +249,7 @@ mod tests {
             hand: Hand::EMPTY,
             len: Plies::ZERO,
             rep: false,
+            rests_on: NOT_ON_PATH,
         };
         Child {
             mv: Move::from_usi("P*5e").unwrap(),
@@ -329,6 +354,7 @@ mod tests {
             hand: Hand::EMPTY,
             len: Plies::ZERO,
             rep: false,
+            rests_on: NOT_ON_PATH,
         };
         assert_eq!(effective(&child(3, 4, Some(0)), &[open]), (2, 9));
         assert_eq!(effective(&child(3, 4, None), &[]), (3, 4));

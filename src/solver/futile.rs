@@ -27,17 +27,23 @@
 //!   is futile with a mate in 0 from Q (Q itself is mate, or mate in the same sense) ends the
 //!   line, as a checkmate does.
 //!
-//! Not covered: a drop whose Q (the piece handed back) repeats a position of the line, as in a
-//! horse or dragon saw (馬鋸, 龍鋸) that retreats with check while the defender drops pawns on
-//! the squares it left. Q is then a repetition, never mated, so the drop counts. Leaving such
-//! drops out is a rule about the line played, not about positions, and the table's proofs are
-//! path-independent.
+//! * **The saw rule** (repeated interpositions, 馬鋸 and 龍鋸): a drop whose Q (the piece
+//!   handed back) repeats a position of the line played so far (the search's path; the line
+//!   walk's and [`crate::verify_mate`]'s line) is worth nothing while the defender has a
+//!   reply that is not such a drop; when every reply is one, they count as real
+//!   interpositions. The attacker takes the piece and holds it, and the proof of Q (an
+//!   ancestor) mates the game's position too, with the defender a piece poorer each time it
+//!   comes back, so the rule never turns a position that is not mated into a mate. A proof
+//!   that leaves such a drop out holds on this path only: its value carries the ply of Q
+//!   ([`Value::rests_on`](super::pn::Value)) and stays off the table until the node at that
+//!   ply is proven.
 
 use crate::bitboard::{self, Bitboard};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{PieceKind, Square};
 use ahash::AHashMap;
+use smallvec::SmallVec;
 
 /// The single checker giving check from a distance in `pos` (defender to move) and the squares
 /// between it and the king, or `None` (no check, double check, or an adjacent or knight check).
@@ -133,9 +139,49 @@ pub fn is_mate_with_futile_interpositions(pos: &Position) -> bool {
     ends_line(pos, &mut AHashMap::new())
 }
 
+/// [`is_mate_with_futile_interpositions`] at the end of a line whose positions have the full
+/// keys `path`: a drop whose capture position repeats one of them is left out when the
+/// defender has another reply (the saw rule, in the module docs).
+pub(crate) fn is_mate_on_path(pos: &Position, path: &[u64]) -> bool {
+    ends_line_on(pos, path, &mut AHashMap::new())
+}
+
 /// [`is_mate_with_futile_interpositions`] with the answers for capture positions remembered
 /// (the drops of every kind on one square share theirs).
 fn ends_line(pos: &Position, memo: &mut AHashMap<u64, bool>) -> bool {
+    ends_line_on(pos, &[], memo)
+}
+
+/// Whether the drop `mv` (against the distant check by `checker`) is a repeated
+/// interposition on the line `path`: its capture position is one of the line's positions.
+pub(crate) fn repeats_path(pos: &Position, mv: Move, checker: Square, path: &[u64]) -> bool {
+    mv.is_drop()
+        && !path.is_empty()
+        && capture_keys(pos, mv, checker).is_some_and(|(_, full)| path.contains(&full))
+}
+
+/// The replies of `pos` (defender to move) that the saw rule leaves out on the line `path`
+/// (full keys of its positions): the drops whose capture position is one of them, when some
+/// other reply is left; none otherwise.
+pub(crate) fn repeated_interpositions(pos: &Position, path: &[u64]) -> SmallVec<[Move; 8]> {
+    let mut out = SmallVec::new();
+    let Some((checker, between)) = distant_check(pos) else {
+        return out;
+    };
+    let replies = pos.evasions();
+    for &mv in replies.iter() {
+        if between.contains(mv.to()) && repeats_path(pos, mv, checker, path) {
+            out.push(mv);
+        }
+    }
+    if out.len() == replies.len() {
+        out.clear();
+    }
+    out
+}
+
+/// [`ends_line`] on the line `path` (see [`is_mate_on_path`]).
+fn ends_line_on(pos: &Position, path: &[u64], memo: &mut AHashMap<u64, bool>) -> bool {
     if !pos.in_check() {
         return false;
     }
@@ -146,10 +192,17 @@ fn ends_line(pos: &Position, memo: &mut AHashMap<u64, bool>) -> bool {
     let answer = if replies.is_empty() {
         true
     } else if let Some((checker, between)) = distant_check(pos) {
+        let repeated: SmallVec<[bool; 16]> = replies
+            .iter()
+            .map(|&mv| between.contains(mv.to()) && repeats_path(pos, mv, checker, path))
+            .collect();
+        let leave_out = !repeated.iter().all(|&r| r);
         // A king move is never an interposition (the king cannot stay on the checked line).
-        replies.iter().all(|&mv| {
-            between.contains(mv.to())
-                && capture_position_in(pos, mv, checker, memo).is_some_and(|q| ends_line(&q, memo))
+        replies.iter().zip(&repeated).all(|(&mv, &rep)| {
+            (rep && leave_out)
+                || (between.contains(mv.to())
+                    && capture_position_in(pos, mv, checker, memo)
+                        .is_some_and(|q| ends_line_on(&q, path, memo)))
         })
     } else {
         false

@@ -281,7 +281,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 let search = (pass == 1 || decide).then(|| self.cap()).flatten();
                 // On the table alone a check that mates at once is unknown (mated positions
                 // are not stored): the rules say so instead.
-                let ends = !self.searching() && futile::is_mate_with_futile_interpositions(c);
+                let ends = !self.searching() && futile::is_mate_on_path(c, keys);
                 let w = if ends {
                     Within::Yes(0)
                 } else {
@@ -357,8 +357,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             return Some(Sub::end(pos.hand(attacker)));
         }
         if budget <= 1 {
-            return futile::is_mate_with_futile_interpositions(pos)
-                .then(|| Sub::end(pos.hand(attacker)));
+            return futile::is_mate_on_path(pos, keys).then(|| Sub::end(pos.hand(attacker)));
         }
         let b = budget;
         let distant = futile::distant_check(pos);
@@ -452,6 +451,19 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 short: None,
                 long: false,
             });
+        }
+        // The saw rule: a drop whose capture position repeats a position of the line is worth
+        // nothing while the defender has another reply (shown as futile, length 0).
+        if let Some((checker, _)) = distant {
+            let repeated: Vec<bool> = js
+                .iter()
+                .map(|j| j.capture.is_some() && futile::repeats_path(pos, j.mv, checker, keys))
+                .collect();
+            if repeated.iter().any(|&r| r) && !repeated.iter().all(|&r| r) {
+                for (j, _) in js.iter_mut().zip(&repeated).filter(|(_, r)| **r) {
+                    j.short = Some((0, true));
+                }
+            }
         }
         Some(js)
     }
@@ -629,6 +641,37 @@ mod tests {
         );
         // A budget one mate too short for the walk gives no line.
         assert!(quick_line(&mut search, &pos, &[], 1).is_none());
+    }
+
+    /// The horse saw of tests/futile.rs (o): on the line through P, the drops on 3c at N
+    /// (their capture position is P) are worth nothing; the defender's longest replies are
+    /// the king's moves, mated in 2 by G*2b.
+    #[test]
+    fn a_repeated_interposition_is_listed_futile_and_not_played() {
+        let mut pos = Position::from_sfen("8k/9/6+B1p/8N/9/9/9/9/9 w G2rb3g4s3n4l17p 1").unwrap();
+        let mut keys = vec![];
+        for usi in ["1a1b", "3c3d", "1b1a", "3d4d"] {
+            keys.push(pos.key());
+            pos.play(Move::from_usi(usi).unwrap()).unwrap();
+        }
+        keys.push(pos.key());
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&mut table, crate::Color::Black, Limits::for_tests());
+        let mut walk = LineWalk::new(&mut search, true, true, true, 1_000_000);
+        let sub = walk
+            .walk_and(&pos, 2, &mut keys)
+            .expect("mated within 2 on this line");
+        let line: Vec<String> = sub.rev.iter().rev().map(|m| m.to_string()).collect();
+        assert_eq!(line.len(), 2, "{line:?}");
+        assert!(line[0] == "1a1b" || line[0] == "1a2a", "{line:?}");
+        assert_eq!(line[1], "G*2b");
+        let (_, replies) = &sub.choices[0];
+        let s3c = replies
+            .iter()
+            .find(|a| a.mv == Move::from_usi("S*3c").unwrap())
+            .expect("listed");
+        assert!(s3c.futile && s3c.length == 0, "{s3c:?}");
     }
 
     fn pos_after(pos: &Position, moves: &[Move]) -> Position {

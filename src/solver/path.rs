@@ -3,7 +3,7 @@
 
 use super::plies::Plies;
 use crate::hand::Hand;
-use ahash::{AHashMap, AHashSet};
+use ahash::AHashMap;
 
 /// Most repetition-based disproofs kept; the table is cleared when full (they are cheap to
 /// find again, and an unbounded map would grow with long searches).
@@ -42,8 +42,8 @@ fn mix(k: u64) -> u64 {
 
 /// The positions on the current path and what depends on them.
 pub(crate) struct Path {
-    /// Full keys (board and hands) of the positions on the current path.
-    keys: AHashSet<u64>,
+    /// Full keys (board and hands) of the positions on the current path, with their plies.
+    keys: AHashMap<u64, u32>,
     /// Order-independent hash of the current path, including the current node.
     hash: u64,
     /// Disproofs that rest on a repetition, keyed by position and path: (disproof hand,
@@ -65,7 +65,7 @@ impl Path {
     /// An empty path, for a search beside a transposition table of `table_bytes`.
     pub fn new(table_bytes: usize) -> Path {
         Path {
-            keys: AHashSet::new(),
+            keys: AHashMap::new(),
             hash: 0,
             reps: AHashMap::new(),
             excluded: None,
@@ -75,10 +75,11 @@ impl Path {
         }
     }
 
-    /// A node with full key `full` is entered.
+    /// A node with full key `full` is entered at ply `ply`.
     #[inline]
-    pub fn enter(&mut self, full: u64) {
-        if self.keys.insert(full) {
+    pub fn enter(&mut self, full: u64, ply: u32) {
+        if let std::collections::hash_map::Entry::Vacant(e) = self.keys.entry(full) {
+            e.insert(ply);
             self.on_path[slot(full)] += 1;
         }
         self.hash ^= mix(full);
@@ -87,7 +88,7 @@ impl Path {
     /// The node with full key `full` is left.
     #[inline]
     pub fn leave(&mut self, full: u64) {
-        if self.keys.remove(&full) {
+        if self.keys.remove(&full).is_some() {
             self.on_path[slot(full)] -= 1;
         }
         self.hash ^= mix(full);
@@ -97,19 +98,28 @@ impl Path {
     pub fn set(&mut self, keys: &[u64]) {
         // The old keys' slots only, not the whole filter: the line walk and the checker set
         // short paths thousands of times.
-        for k in self.keys.drain() {
+        for (k, _) in self.keys.drain() {
             self.on_path[slot(k)] -= 1;
         }
         self.hash = 0;
-        for &k in keys {
-            self.enter(k);
+        for (ply, &k) in keys.iter().enumerate() {
+            self.enter(k, ply as u32);
         }
     }
 
     /// Whether the position with full key `full` is on the path (reaching it repeats).
     #[inline]
     pub fn contains(&self, full: u64) -> bool {
-        self.on_path[slot(full)] != 0 && self.keys.contains(&full)
+        self.on_path[slot(full)] != 0 && self.keys.contains_key(&full)
+    }
+
+    /// The ply of the position with full key `full` if it is on the path.
+    #[inline]
+    pub fn ply_of(&self, full: u64) -> Option<u32> {
+        if self.on_path[slot(full)] == 0 {
+            return None;
+        }
+        self.keys.get(&full).copied()
     }
 
     /// See [`Search::exclude`](super::search::Search::exclude).
@@ -157,10 +167,10 @@ mod tests {
     #[test]
     fn entering_and_leaving_restores_the_hash() {
         let mut p = Path::new(1 << 20);
-        p.enter(1);
+        p.enter(1, 0);
         let h1 = p.hash;
-        p.enter(2);
-        p.enter(3);
+        p.enter(2, 1);
+        p.enter(3, 2);
         assert!(p.contains(2) && p.contains(3));
         p.leave(3);
         p.leave(2);
@@ -176,8 +186,8 @@ mod tests {
         let mut p = Path::new(1 << 20);
         let (a, b) = (5u64 << 52, (5u64 << 52) + 1);
         assert_eq!(slot(a), slot(b));
-        p.enter(a);
-        p.enter(b);
+        p.enter(a, 0);
+        p.enter(b, 1);
         p.leave(a);
         assert!(p.contains(b) && !p.contains(a));
         p.leave(b);
@@ -193,8 +203,8 @@ mod tests {
     fn a_repetition_disproof_holds_on_its_own_path_only() {
         let mut p = Path::new(1 << 20);
         let (root, child) = (10u64, 20u64);
-        p.enter(root);
-        p.enter(child);
+        p.enter(root, 0);
+        p.enter(child, 1);
         p.record_repetition(child, Hand::EMPTY, Plies::new(7));
         p.leave(child);
         // Looked up from the parent, on the same path: found.

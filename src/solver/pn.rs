@@ -60,7 +60,16 @@ pub(crate) struct Value {
     pub len: Plies,
     /// The disproof rests on a repetition on the current path: valid on this path only.
     pub rep: bool,
+    /// For a proof: the ply of the shallowest position of the current path that the proof
+    /// rests on ([`NOT_ON_PATH`]: none). A repeated interposition (the saw rule of
+    /// `futile.rs`) is left out only because its capture position is on the path; the proof
+    /// holds on other paths only once that position itself is proven, where it stops
+    /// resting on anything.
+    pub rests_on: u32,
 }
+
+/// [`Value::rests_on`] of a proof that holds on any path.
+pub(crate) const NOT_ON_PATH: u32 = u32::MAX;
 
 impl Value {
     pub fn proven(hand: Hand, len: Plies) -> Value {
@@ -71,6 +80,7 @@ impl Value {
             hand,
             len,
             rep: false,
+            rests_on: NOT_ON_PATH,
         }
     }
     pub fn disproven(hand: Hand, rep: bool, depth: Plies) -> Value {
@@ -81,7 +91,27 @@ impl Value {
             hand,
             len: depth,
             rep,
+            rests_on: NOT_ON_PATH,
         }
+    }
+    /// This proof, resting on the path position at ply `ply` as well (see
+    /// [`Value::rests_on`]).
+    pub fn resting_on(mut self, ply: u32) -> Value {
+        self.rests_on = self.rests_on.min(ply);
+        self
+    }
+    /// Whether this is a proof that holds on the current path only.
+    pub fn on_path_only(&self) -> bool {
+        self.pn == 0 && self.rests_on != NOT_ON_PATH
+    }
+    /// The value as its node at ply `ply` records it: a proof that rests on no position
+    /// above the node holds on any path (the positions it rests on are the node itself or
+    /// below it, proven with it).
+    pub fn settled_at(mut self, ply: u32) -> Value {
+        if self.rests_on >= ply {
+            self.rests_on = NOT_ON_PATH;
+        }
+        self
     }
     pub fn is_proven(&self) -> bool {
         self.pn == 0

@@ -13,8 +13,8 @@ use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
 use super::path::Path;
 use super::plies::Plies;
-use super::pn::Value;
 use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
+use super::pn::{NOT_ON_PATH, Value};
 use super::tt::Table;
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
@@ -155,6 +155,11 @@ impl<'a> Search<'a> {
     /// Records a node's result: solved results that rest on a repetition go to the
     /// path-keyed table, everything else to the transposition table.
     fn record(&mut self, pos: &Position, depth: u32, v: Value, best: Option<Move>, work: u64) {
+        if v.on_path_only() {
+            // A proof that leaves out a repeated interposition holds on this path only; it is
+            // found again when needed (the path-keyed table holds disproofs only).
+            return;
+        }
         if v.rep {
             self.path.record_repetition(pos.key(), v.hand, v.len);
             return;
@@ -224,6 +229,7 @@ impl<'a> Search<'a> {
             hand: p.hand,
             len: p.len,
             rep: false,
+            rests_on: NOT_ON_PATH,
         };
         (v, p.found)
     }
@@ -264,7 +270,7 @@ impl<'a> Search<'a> {
         }
         let child_budget = budget.dec();
         let full = pos.key();
-        self.path.enter(full);
+        self.path.enter(full, depth);
         let mut children = Children::new();
         // Every check is looked up: its keys once, and all clusters asked for before the
         // first look-up so that their memory latencies overlap.
@@ -332,13 +338,16 @@ impl<'a> Search<'a> {
             }
             if pn == 0 {
                 // Prefer the shortest proof among proven children.
+                // (One that holds on any path first among equally short ones.)
                 let ch = children
                     .iter()
                     .filter(|c| c.v.is_proven())
-                    .min_by_key(|c| c.v.len)
+                    .min_by_key(|c| (c.v.len, c.v.on_path_only()))
                     .expect("a proven child");
                 let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
-                let v = Value::proven(ph, ch.v.len.inc());
+                let v = Value::proven(ph, ch.v.len.inc())
+                    .resting_on(ch.v.rests_on)
+                    .settled_at(depth);
                 self.record(
                     pos,
                     depth,
@@ -374,6 +383,7 @@ impl<'a> Search<'a> {
                     hand,
                     len: budget,
                     rep: false,
+                    rests_on: NOT_ON_PATH,
                 };
                 let bm = children[best].mv;
                 self.record(
@@ -421,7 +431,9 @@ impl<'a> Search<'a> {
             };
             if v.is_proven() {
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
-                let v = Value::proven(ph, Plies::new(1));
+                let v = Value::proven(ph, Plies::new(1))
+                    .resting_on(v.rests_on)
+                    .settled_at(depth);
                 self.record(pos, depth, v, Some(mv), 1);
                 return v;
             }
@@ -472,7 +484,7 @@ impl<'a> Search<'a> {
             depth,
         };
         let full = pos.key();
-        self.path.enter(full);
+        self.path.enter(full, depth);
         let mut exp = Expansion::default();
         if let Some(v) = self.expand_and(&node, &mut exp) {
             self.path.leave(full);
@@ -501,7 +513,7 @@ impl<'a> Search<'a> {
             if pn == 0 {
                 let guard = hands::interposition_guard(pos, self.attacker);
                 let (ph, len, longest) = exp.proof(guard, hand);
-                let v = Value::proven(ph, len);
+                let v = exp.resting(Value::proven(ph, len)).settled_at(depth);
                 self.record(
                     pos,
                     depth,
@@ -519,6 +531,7 @@ impl<'a> Search<'a> {
                     hand,
                     len: budget,
                     rep: false,
+                    rests_on: NOT_ON_PATH,
                 };
                 let bm = exp.children[best].mv;
                 self.record(
@@ -589,6 +602,7 @@ impl<'a> Search<'a> {
             self.table.prefetch(self.table_key(k.0, node.depth + 1));
             replies.push((mv, k));
         }
+        self.leave_out_repeated(node, !replies.is_empty(), &mut drop_squares, exp);
         for &(mv, k) in &replies {
             let q = self.new_capture(node, mv, exp);
             if let Some(v) = self.and_child_keys(node, mv, k, q, exp) {
@@ -616,6 +630,39 @@ impl<'a> Search<'a> {
             }
         }
         None
+    }
+
+    /// The saw rule (`futile.rs`): the drop squares whose capture position repeats a
+    /// position of the path are left out of `drop_squares` when the node has another reply
+    /// (`board_replies`, or a drop square that is not one), and `exp.repeated_at` says which
+    /// path position the node's proof then rests on.
+    fn leave_out_repeated(
+        &self,
+        node: &AndNode<'_>,
+        board_replies: bool,
+        drop_squares: &mut SmallVec<[(Square, Move); 8]>,
+        exp: &mut Expansion,
+    ) {
+        let Some((checker, _)) = node.distant else {
+            return;
+        };
+        let mut at: SmallVec<[Option<u32>; 8]> = SmallVec::new();
+        for &(_, first) in drop_squares.iter() {
+            at.push(
+                futile::capture_keys(node.pos, first, checker)
+                    .and_then(|(_, full)| self.path.ply_of(full)),
+            );
+        }
+        let repeated = at.iter().filter(|a| a.is_some()).count();
+        if repeated == 0 || (!board_replies && repeated == drop_squares.len()) {
+            return;
+        }
+        exp.repeated_at = at.iter().flatten().copied().min();
+        let mut i = 0;
+        drop_squares.retain(|_| {
+            i += 1;
+            at[i - 1].is_none()
+        });
     }
 
     /// Searches the capture position of the interposition `exp.children[best]` (its capture
@@ -688,8 +735,25 @@ impl<'a> Search<'a> {
             return fail;
         };
         let mut ph = hands::interposition_guard(pos, self.attacker);
+        // The saw rule: drops whose capture position repeats a position of the path are
+        // left out when another reply is left.
+        let repeated: SmallVec<[Option<u32>; 16]> = evasions
+            .iter()
+            .map(|&mv| {
+                if !mv.is_drop() || !between.contains(mv.to()) {
+                    return None;
+                }
+                futile::capture_keys(pos, mv, checker).and_then(|(_, full)| self.path.ply_of(full))
+            })
+            .collect();
+        let all_repeated = repeated.iter().all(|r| r.is_some());
+        let mut rests_on = NOT_ON_PATH;
         let mut done: SmallVec<[Square; 8]> = SmallVec::new();
-        for &mv in evasions {
+        for (&mv, &rep_at) in evasions.iter().zip(&repeated) {
+            if let (Some(at), false) = (rep_at, all_repeated) {
+                rests_on = rests_on.min(at);
+                continue;
+            }
             if !between.contains(mv.to()) {
                 return fail;
             }
@@ -711,12 +775,15 @@ impl<'a> Search<'a> {
             if !v.is_proven() {
                 return fail;
             }
+            rests_on = rests_on.min(v.rests_on);
             ph = ph.max(v.hand);
             if mv.is_drop() {
                 done.push(mv.to());
             }
         }
         Value::proven(ph.min(hand), Plies::ZERO)
+            .resting_on(rests_on)
+            .settled_at(depth)
     }
 
     /// Adds the capture position of `mv` to `exp.caps` when `mv` is an interposition, with its
@@ -996,5 +1063,37 @@ mod tests {
         // Two path keys of no real position: the node is at ply 2.
         let at2 = search.within_any(&pos, NodeKind::Or, &[1, 2], Some(10_000));
         assert_eq!(at2, Within::No, "from ply 2 the mate comes too late");
+    }
+}
+
+#[cfg(test)]
+mod saw_tests {
+    use super::*;
+
+    /// The horse saw of `futile.rs`'s docs: P (the horse on 3c checks the king on 1a), the
+    /// king steps to 1b and back while the horse goes 3c-3d-4d, and at N the horse checks
+    /// again from 4d, across 3c. A drop on 3c, taken by the horse, brings P back.
+    fn saw() -> (Vec<u64>, Position) {
+        let mut pos = Position::from_sfen("8k/9/6+B1p/8N/9/9/9/9/9 w G2rb3g4s3n4l17p 1").unwrap();
+        let mut keys = vec![];
+        for usi in ["1a1b", "3c3d", "1b1a", "3d4d"] {
+            keys.push(pos.key());
+            pos.play(Move::from_usi(usi).unwrap()).unwrap();
+        }
+        (keys, pos)
+    }
+
+    #[test]
+    fn a_repeated_interposition_is_left_out() {
+        let (keys, n) = saw();
+        let mut table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&mut table, Color::Black, Limits::for_tests());
+        for budget in [2, 3] {
+            let on_line = search.within(&n, NodeKind::And, budget, &keys, Some(100_000));
+            assert_eq!(on_line, Within::Yes(2), "on the line, within {budget}");
+            let alone = search.within(&n, NodeKind::And, budget, &[], Some(100_000));
+            assert_eq!(alone, Within::Yes(2), "alone, within {budget}");
+        }
     }
 }

@@ -83,6 +83,7 @@ pub fn verify_mate(pos: &Position, moves: &[Move]) -> Result<(), LineError> {
         return Err(LineError::EvenLength(moves.len()));
     }
     let mut p = pos.clone();
+    let mut path = vec![p.key()];
     for (i, &mv) in moves.iter().enumerate() {
         let ply = i + 1;
         p.check_legality(mv)
@@ -91,8 +92,9 @@ pub fn verify_mate(pos: &Position, moves: &[Move]) -> Result<(), LineError> {
         if i % 2 == 0 && !p.in_check() {
             return Err(LineError::NotCheck { ply, mv });
         }
+        path.push(p.key());
     }
-    if futile::is_mate_with_futile_interpositions(&p) {
+    if futile::is_mate_on_path(&p, &path) {
         Ok(())
     } else {
         Err(LineError::NotMate)

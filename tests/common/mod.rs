@@ -22,7 +22,12 @@
 //! * A defender node **ends the line** (V = 0) when it is checkmate, or when every reply is
 //!   an interposition whose Q ends the line in the same sense.
 //!
-//! Repetitions are not modelled (see `Brute`): they cannot change a result within 5 plies. The
+//! * The **saw rule**, on a line ([`Brute::on_line`]): a drop interposition whose Q (the piece
+//!   handed back) is a position of the line played so far is left out while the defender node
+//!   has a reply that is not one (a repeated interposition, 馬鋸 and 龍鋸). On a line the
+//!   search keeps its path, and a position of the path is a repetition, never mated.
+//!
+//! Otherwise repetitions are not modelled (see `Brute`): they cannot change a result within 5 plies. The
 //! 7-ply problems of tests/futile.rs are searched that deep too; their brute-force lengths
 //! agree with the solver's, which does treat repetitions (as a failure for the attacker).
 
@@ -217,7 +222,16 @@ pub struct Brute {
     /// them (the checker's 余詰). The memo stays keyed by position, since this does not
     /// depend on the ply.
     pub excluded: HashSet<u64>,
-    memo: HashMap<(u64, bool, u32), bool>,
+    /// Whether the search keeps its path ([`Brute::on_line`]): a position on it is a
+    /// repetition, never mated.
+    on_line: bool,
+    /// The saw rule (repeated interpositions, see [`Brute::on_line`]).
+    saw: bool,
+    /// The full keys of the line's positions so far (the problem's start first), and an
+    /// order-independent hash of them for the memo.
+    path: Vec<u64>,
+    path_hash: u64,
+    memo: HashMap<(u64, bool, u32, u64), bool>,
     aborted: bool,
 }
 
@@ -229,9 +243,57 @@ impl Brute {
             limit,
             saw_interposition: false,
             excluded: HashSet::new(),
+            on_line: false,
+            saw: false,
+            path: Vec::new(),
+            path_hash: 0,
             memo: HashMap::new(),
             aborted: false,
         }
+    }
+
+    /// Searches positions reached by `line` (the positions before them, the problem's start
+    /// first), keeping the path: a position of the line played so far (`line` and the
+    /// search's own path) is a repetition and never mated, and with `saw` the saw rule holds:
+    /// a drop interposition whose capture position (the piece handed back) is a position of
+    /// the line is left out while the defender node has another reply. The memo is then
+    /// keyed by the path too.
+    pub fn on_line(mut self, line: &[Position], saw: bool) -> Brute {
+        self.on_line = true;
+        self.saw = saw;
+        for p in line {
+            self.push(p.key());
+        }
+        self
+    }
+
+    /// Whether `pos` repeats a position of the path (only kept [`Brute::on_line`]).
+    fn repeats(&self, pos: &Position) -> bool {
+        self.on_line && self.path.contains(&pos.key())
+    }
+
+    fn mix(k: u64) -> u64 {
+        let k = (k ^ (k >> 31)).wrapping_mul(0x7fb5_d329_728e_a185);
+        k ^ (k >> 27)
+    }
+
+    fn push(&mut self, k: u64) {
+        self.path.push(k);
+        self.path_hash ^= Self::mix(k);
+    }
+
+    fn pop(&mut self) {
+        let k = self.path.pop().expect("pushed");
+        self.path_hash ^= Self::mix(k);
+    }
+
+    /// Whether reply `mv` is a repeated interposition on the current path: a drop whose
+    /// capture position is one of the path's positions.
+    fn repeats_path(&self, pos: &Position, dc: &DistantCheck, mv: Move) -> bool {
+        self.saw
+            && mv.from().is_none()
+            && is_interposition(pos, dc, mv)
+            && capture_position(pos, dc, mv).is_some_and(|q| self.path.contains(&q.key()))
     }
 
     /// The shortest mate within `max` plies (`Some(None)`: none; `None`: too big to tell).
@@ -250,10 +312,10 @@ impl Brute {
 
     /// Whether the attacker (to move) mates within `n` plies.
     pub fn attacker_within(&mut self, pos: &Position, n: u32) -> bool {
-        if n == 0 || self.aborted || self.excluded.contains(&pos.key()) {
+        if n == 0 || self.aborted || self.excluded.contains(&pos.key()) || self.repeats(pos) {
             return false;
         }
-        let k = (pos.key(), true, n);
+        let k = (pos.key(), true, n, self.path_hash);
         if let Some(&r) = self.memo.get(&k) {
             return r;
         }
@@ -263,6 +325,9 @@ impl Brute {
             return false;
         }
         let mut r = false;
+        if self.on_line {
+            self.push(pos.key());
+        }
         for mv in pos.legal_moves() {
             let mut c = pos.clone();
             c.play_unchecked(mv);
@@ -270,6 +335,9 @@ impl Brute {
                 r = true;
                 break;
             }
+        }
+        if self.on_line {
+            self.pop();
         }
         if !self.aborted {
             self.memo.insert(k, r);
@@ -280,15 +348,15 @@ impl Brute {
     /// Whether the defender (to move, in check) is mated within `n` plies: the value of the
     /// node is at most `n`.
     pub fn defender_within(&mut self, pos: &Position, n: u32) -> bool {
-        if self.aborted || self.excluded.contains(&pos.key()) {
+        if self.aborted || self.excluded.contains(&pos.key()) || self.repeats(pos) {
             return false;
         }
-        let k = (pos.key(), false, n);
+        let k = (pos.key(), false, n, self.path_hash);
         if let Some(&r) = self.memo.get(&k) {
             return r;
         }
         self.nodes += 1;
-        let replies = pos.legal_moves();
+        let mut replies: Vec<Move> = pos.legal_moves().to_vec();
         if replies.is_empty() {
             return true;
         }
@@ -297,9 +365,39 @@ impl Brute {
             if replies.iter().any(|&mv| is_interposition(pos, dc, mv)) {
                 self.saw_interposition = true;
             }
+            // The saw rule: repeated interpositions are worth nothing beside another reply.
+            let kept: Vec<Move> = replies
+                .iter()
+                .copied()
+                .filter(|&mv| !self.repeats_path(pos, dc, mv))
+                .collect();
+            if !kept.is_empty() {
+                replies = kept;
+            }
         }
+        if self.on_line {
+            self.push(pos.key());
+        }
+        let r = self.defender_replies_within(pos, &replies, dc.as_ref(), n);
+        if self.on_line {
+            self.pop();
+        }
+        if !self.aborted {
+            self.memo.insert(k, r);
+        }
+        r
+    }
+
+    /// Whether every reply of `replies` at the defender node `pos` is refuted within `n`.
+    fn defender_replies_within(
+        &mut self,
+        pos: &Position,
+        replies: &[Move],
+        dc: Option<&DistantCheck>,
+        n: u32,
+    ) -> bool {
         let mut r = true;
-        for &mv in &replies {
+        for &mv in replies {
             let mut ok = false;
             if n >= 2 {
                 let mut c = pos.clone();
@@ -307,7 +405,7 @@ impl Brute {
                 ok = self.attacker_within(&c, n - 1);
             }
             if !ok && self.futile {
-                if let Some(dc) = &dc {
+                if let Some(dc) = dc {
                     if is_interposition(pos, dc, mv) {
                         if let Some(q) = capture_position(pos, dc, mv) {
                             ok = self.defender_within(&q, n);
@@ -319,9 +417,6 @@ impl Brute {
                 r = false;
                 break;
             }
-        }
-        if !self.aborted {
-            self.memo.insert(k, r);
         }
         r
     }
