@@ -40,15 +40,26 @@ fn mix(k: u64) -> u64 {
     k ^ (k >> 27)
 }
 
+/// A result that holds on one path only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PathResult {
+    /// The disproof hand, or the proof hand.
+    pub hand: Hand,
+    /// The plies a disproof holds for, or the proof's mate length.
+    pub len: Plies,
+    /// For a proof, the ply of the path position it rests on; `None` for a disproof.
+    pub proof_rests_on: Option<u32>,
+}
+
 /// The positions on the current path and what depends on them.
 pub(crate) struct Path {
     /// Full keys (board and hands) of the positions on the current path, with their plies.
     keys: AHashMap<u64, u32>,
     /// Order-independent hash of the current path, including the current node.
     hash: u64,
-    /// Disproofs that rest on a repetition, keyed by position and path: (disproof hand,
-    /// plies the disproof holds for).
-    reps: AHashMap<u64, (Hand, Plies)>,
+    /// Results that hold on one path only, keyed by position and path: disproofs that rest
+    /// on a repetition and proofs that rest on a path position (the saw rule).
+    reps: AHashMap<u64, PathResult>,
     /// Positions (full keys) treated as not mated when reached later than at the ply they
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
@@ -135,9 +146,10 @@ impl Path {
             .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
     }
 
-    /// Records a disproof of the current node (full key `full`, on the path) that rests on a
-    /// repetition: valid for this node on this path only.
-    pub fn record_repetition(&mut self, full: u64, hand: Hand, holds: Plies) {
+    /// Records a result of the current node (full key `full`, on the path) that holds for
+    /// this node on this path only: a disproof that rests on a repetition, or a proof that
+    /// rests on a path position.
+    pub fn record_on_path(&mut self, full: u64, result: PathResult) {
         if self.reps.len() >= self.reps_max {
             self.reps.clear();
             self.in_reps.fill(false);
@@ -145,13 +157,13 @@ impl Path {
         // The path hash includes this node; the key uses its ancestors only.
         let key = full ^ self.hash ^ mix(full);
         self.in_reps[slot(key)] = true;
-        self.reps.insert(key, (hand, holds));
+        self.reps.insert(key, result);
     }
 
-    /// A repetition-based disproof recorded for the child with full key `full` of the
-    /// current node: (disproof hand, plies it holds for).
+    /// The path-dependent result recorded for the child with full key `full` of the current
+    /// node.
     #[inline]
-    pub fn repetition(&self, full: u64) -> Option<(Hand, Plies)> {
+    pub fn on_path_result(&self, full: u64) -> Option<PathResult> {
         let key = full ^ self.hash;
         if !self.in_reps[slot(key)] {
             return None;
@@ -205,14 +217,19 @@ mod tests {
         let (root, child) = (10u64, 20u64);
         p.enter(root, 0);
         p.enter(child, 1);
-        p.record_repetition(child, Hand::EMPTY, Plies::new(7));
+        let r = PathResult {
+            hand: Hand::EMPTY,
+            len: Plies::new(7),
+            proof_rests_on: None,
+        };
+        p.record_on_path(child, r);
         p.leave(child);
         // Looked up from the parent, on the same path: found.
-        assert_eq!(p.repetition(child), Some((Hand::EMPTY, Plies::new(7))));
+        assert_eq!(p.on_path_result(child), Some(r));
         // On another path to the same parent: not found.
         p.leave(root);
         p.set(&[99, root]);
-        assert_eq!(p.repetition(child), None);
+        assert_eq!(p.on_path_result(child), None);
     }
 
     #[test]

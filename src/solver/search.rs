@@ -11,7 +11,7 @@ use super::futile;
 use super::hands;
 use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
-use super::path::Path;
+use super::path::{Path, PathResult};
 use super::plies::Plies;
 use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
 use super::pn::{NOT_ON_PATH, Value};
@@ -152,16 +152,19 @@ impl<'a> Search<'a> {
         self.path.set(keys);
     }
 
-    /// Records a node's result: solved results that rest on a repetition go to the
-    /// path-keyed table, everything else to the transposition table.
+    /// Records a node's result: solved results that hold on this path only (a disproof that
+    /// rests on a repetition, a proof that rests on a path position) go to the path-keyed
+    /// table, everything else to the transposition table.
     fn record(&mut self, pos: &Position, depth: u32, v: Value, best: Option<Move>, work: u64) {
-        if v.on_path_only() {
-            // A proof that leaves out a repeated interposition holds on this path only; it is
-            // found again when needed (the path-keyed table holds disproofs only).
-            return;
-        }
-        if v.rep {
-            self.path.record_repetition(pos.key(), v.hand, v.len);
+        if v.on_path_only() || v.rep {
+            // A proof that leaves out a repeated interposition, or a disproof that rests on a
+            // repetition: valid on this path only.
+            let result = PathResult {
+                hand: v.hand,
+                len: v.len,
+                proof_rests_on: v.on_path_only().then_some(v.rests_on),
+            };
+            self.path.record_on_path(pos.key(), result);
             return;
         }
         // A table of exact proofs keeps the hand the proof was found with (see
@@ -217,9 +220,13 @@ impl<'a> Search<'a> {
         if self.path.contains(full) || self.path.is_excluded(full, ply) {
             return (Value::disproven(hand, true, Plies::Unlimited), true);
         }
-        if let Some((dh, d)) = self.path.repetition(full) {
-            if d >= budget {
-                return (Value::disproven(dh, true, d), true);
+        if let Some(r) = self.path.on_path_result(full) {
+            match r.proof_rests_on {
+                None if r.len >= budget => return (Value::disproven(r.hand, true, r.len), true),
+                Some(at) if r.len <= budget => {
+                    return (Value::proven(r.hand, r.len).resting_on(at), true);
+                }
+                _ => {}
             }
         }
         let p = self.table.probe(self.table_key(board, ply), hand, budget);
