@@ -757,7 +757,7 @@ impl Checker<'_, '_> {
             }
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            if futile::is_mate_with_futile_interpositions(&c) {
+            if futile::is_mate_on_path(&c, &walk.keys[..=k]) {
                 self.flaws.push(Flaw {
                     moves: vec![mv],
                     length: Some(1),
