@@ -153,32 +153,52 @@ fn ends_line(pos: &Position, memo: &mut AHashMap<u64, bool>) -> bool {
     ends_line_on(pos, &[], memo)
 }
 
-/// Whether the drop `mv` (against the distant check by `checker`) is a repeated
-/// interposition on the line `path`: its capture position is one of the line's positions.
-pub(crate) fn repeats_path(pos: &Position, mv: Move, checker: Square, path: &[u64]) -> bool {
-    mv.is_drop()
-        && !path.is_empty()
-        && capture_keys(pos, mv, checker).is_some_and(|(_, full)| path.contains(&full))
+/// The saw rule's core: for each of `candidates` (replies at `pos`, a defender node checked
+/// from afar by `checker`), the ply of the path position that its capture position repeats
+/// (`ply_of` answers for a full key), or `None`. A candidate that is no drop is never one
+/// (a drop against a distant check is always between). Everything is `None` when the rule
+/// leaves nothing out: no candidate is a repeated interposition, or every one is and the node
+/// has no reply besides the candidates (`others`).
+pub(crate) fn repeated_plies(
+    pos: &Position,
+    checker: Square,
+    candidates: &[Move],
+    others: bool,
+    ply_of: impl Fn(u64) -> Option<u32>,
+) -> SmallVec<[Option<u32>; 8]> {
+    let mut at: SmallVec<[Option<u32>; 8]> = candidates
+        .iter()
+        .map(|&mv| {
+            mv.is_drop()
+                .then(|| capture_keys(pos, mv, checker))
+                .flatten()
+                .and_then(|(_, full)| ply_of(full))
+        })
+        .collect();
+    let repeated = at.iter().filter(|a| a.is_some()).count();
+    if !others && repeated == at.len() {
+        at.fill(None);
+    }
+    at
 }
 
 /// The replies of `pos` (defender to move) that the saw rule leaves out on the line `path`
 /// (full keys of its positions): the drops whose capture position is one of them, when some
 /// other reply is left; none otherwise.
 pub(crate) fn repeated_interpositions(pos: &Position, path: &[u64]) -> SmallVec<[Move; 8]> {
-    let mut out = SmallVec::new();
-    let Some((checker, between)) = distant_check(pos) else {
-        return out;
+    let Some((checker, _)) = distant_check(pos).filter(|_| !path.is_empty()) else {
+        return SmallVec::new();
     };
     let replies = pos.evasions();
-    for &mv in replies.iter() {
-        if between.contains(mv.to()) && repeats_path(pos, mv, checker, path) {
-            out.push(mv);
-        }
-    }
-    if out.len() == replies.len() {
-        out.clear();
-    }
-    out
+    let at = repeated_plies(pos, checker, &replies, false, |k| {
+        path.contains(&k).then_some(0)
+    });
+    replies
+        .iter()
+        .zip(&at)
+        .filter(|(_, a)| a.is_some())
+        .map(|(&mv, _)| mv)
+        .collect()
 }
 
 /// [`ends_line`] on the line `path` (see [`is_mate_on_path`]).
@@ -193,14 +213,16 @@ fn ends_line_on(pos: &Position, path: &[u64], memo: &mut AHashMap<u64, bool>) ->
     let answer = if replies.is_empty() {
         true
     } else if let Some((checker, between)) = distant_check(pos) {
-        let repeated: SmallVec<[bool; 16]> = replies
-            .iter()
-            .map(|&mv| between.contains(mv.to()) && repeats_path(pos, mv, checker, path))
-            .collect();
-        let leave_out = !repeated.iter().all(|&r| r);
+        let repeated = if path.is_empty() {
+            SmallVec::from_elem(None, replies.len())
+        } else {
+            repeated_plies(pos, checker, &replies, false, |k| {
+                path.contains(&k).then_some(0)
+            })
+        };
         // A king move is never an interposition (the king cannot stay on the checked line).
-        replies.iter().zip(&repeated).all(|(&mv, &rep)| {
-            (rep && leave_out)
+        replies.iter().zip(&repeated).all(|(&mv, rep)| {
+            rep.is_some()
                 || (between.contains(mv.to())
                     && capture_position_in(pos, mv, checker, memo)
                         .is_some_and(|q| ends_line_on(&q, path, memo)))

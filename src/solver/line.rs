@@ -454,15 +454,10 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         }
         // The saw rule: a drop whose capture position repeats a position of the line is worth
         // nothing while the defender has another reply (shown as futile, length 0).
-        if let Some((checker, _)) = distant {
-            let repeated: Vec<bool> = js
-                .iter()
-                .map(|j| j.capture.is_some() && futile::repeats_path(pos, j.mv, checker, keys))
-                .collect();
-            if repeated.iter().any(|&r| r) && !repeated.iter().all(|&r| r) {
-                for (j, _) in js.iter_mut().zip(&repeated).filter(|(_, r)| **r) {
-                    j.short = Some((0, true));
-                }
+        if distant.is_some() {
+            let repeated = futile::repeated_interpositions(pos, keys);
+            for j in js.iter_mut().filter(|j| repeated.contains(&j.mv)) {
+                j.short = Some((0, true));
             }
         }
         Some(js)

@@ -121,7 +121,7 @@ impl Path {
     /// Whether the position with full key `full` is on the path (reaching it repeats).
     #[inline]
     pub fn contains(&self, full: u64) -> bool {
-        self.on_path[slot(full)] != 0 && self.keys.contains_key(&full)
+        self.ply_of(full).is_some()
     }
 
     /// The ply of the position with full key `full` if it is on the path.

@@ -642,7 +642,8 @@ impl<'a> Search<'a> {
     /// The saw rule (`futile.rs`): the drop squares whose capture position repeats a
     /// position of the path are left out of `drop_squares` when the node has another reply
     /// (`board_replies`, or a drop square that is not one), and `exp.repeated_at` says which
-    /// path position the node's proof then rests on.
+    /// path position the node's proof then rests on. One drop stands for its square: the
+    /// capture position, the piece handed back, is the same whatever was dropped.
     fn leave_out_repeated(
         &self,
         node: &AndNode<'_>,
@@ -653,23 +654,18 @@ impl<'a> Search<'a> {
         let Some((checker, _)) = node.distant else {
             return;
         };
-        let mut at: SmallVec<[Option<u32>; 8]> = SmallVec::new();
-        for &(_, first) in drop_squares.iter() {
-            at.push(
-                futile::capture_keys(node.pos, first, checker)
-                    .and_then(|(_, full)| self.path.ply_of(full)),
-            );
-        }
-        let repeated = at.iter().filter(|a| a.is_some()).count();
-        if repeated == 0 || (!board_replies && repeated == drop_squares.len()) {
-            return;
-        }
-        exp.repeated_at = at.iter().flatten().copied().min();
-        let mut i = 0;
-        drop_squares.retain(|_| {
-            i += 1;
-            at[i - 1].is_none()
+        let firsts: SmallVec<[Move; 8]> = drop_squares.iter().map(|&(_, mv)| mv).collect();
+        let at = futile::repeated_plies(node.pos, checker, &firsts, board_replies, |k| {
+            self.path.ply_of(k)
         });
+        exp.repeated_at = at.iter().flatten().copied().min();
+        if exp.repeated_at.is_some() {
+            let mut i = 0;
+            drop_squares.retain(|_| {
+                i += 1;
+                at[i - 1].is_none()
+            });
+        }
     }
 
     /// Searches the capture position of the interposition `exp.children[best]` (its capture
@@ -741,29 +737,33 @@ impl<'a> Search<'a> {
         let Some((checker, between)) = futile::distant_check(pos) else {
             return fail;
         };
+        // A reply that is no interposition (a king move) is never futile: checked first, as
+        // most nodes at the horizon end here.
+        if evasions.iter().any(|mv| !between.contains(mv.to())) {
+            return fail;
+        }
         let mut ph = hands::interposition_guard(pos, self.attacker);
-        // The saw rule: drops whose capture position repeats a position of the path are
-        // left out when another reply is left.
-        let repeated: SmallVec<[Option<u32>; 16]> = evasions
-            .iter()
-            .map(|&mv| {
-                if !mv.is_drop() || !between.contains(mv.to()) {
-                    return None;
-                }
-                futile::capture_keys(pos, mv, checker).and_then(|(_, full)| self.path.ply_of(full))
-            })
-            .collect();
-        let all_repeated = repeated.iter().all(|r| r.is_some());
+        // The saw rule: drop squares whose capture position repeats a position of the path
+        // are left out when another reply is left (one drop stands for its square).
+        let mut firsts: SmallVec<[Move; 8]> = SmallVec::new();
+        for &mv in evasions {
+            if mv.is_drop() && !firsts.iter().any(|f| f.to() == mv.to()) {
+                firsts.push(mv);
+            }
+        }
+        let board_replies = evasions.iter().any(|mv| !mv.is_drop());
+        let at = futile::repeated_plies(pos, checker, &firsts, board_replies, |k| {
+            self.path.ply_of(k)
+        });
         let mut rests_on = NOT_ON_PATH;
         let mut done: SmallVec<[Square; 8]> = SmallVec::new();
-        for (&mv, &rep_at) in evasions.iter().zip(&repeated) {
-            if let (Some(at), false) = (rep_at, all_repeated) {
-                rests_on = rests_on.min(at);
-                continue;
+        for (f, a) in firsts.iter().zip(&at) {
+            if let Some(a) = *a {
+                rests_on = rests_on.min(a);
+                done.push(f.to());
             }
-            if !between.contains(mv.to()) {
-                return fail;
-            }
+        }
+        for &mv in evasions {
             if mv.is_drop() && done.contains(&mv.to()) {
                 continue;
             }
