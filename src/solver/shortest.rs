@@ -35,6 +35,17 @@ const CONFIRM_NODES: u64 = 5_000;
 /// share hands over to the ladder (`Allowance::top_down`).
 const TOP_DOWN_STEP_PART: u64 = 8;
 
+/// With the default allowance, the line walk may search at most this part of the first
+/// proof's nodes (at least [`MIN_WALK_NODES`]), whatever the shortening left. On 橋本587 a
+/// walk given all that was left (4.6 M nodes) ended inexact with the same line as one given a
+/// quarter, and one given 30 M nodes was no more exact: past a point its searches only
+/// decide ties that do not change the line (benches/README.md, "The line walk's share").
+const WALK_PART: u64 = 4;
+
+/// The least share of the line walk under [`WALK_PART`], so that the walks of short problems
+/// (first proofs of a few thousand nodes) still decide their choices exactly.
+const MIN_WALK_NODES: u64 = 1_000_000;
+
 /// The least first proof (nodes) for which the searches from the top come before the
 /// ladder: below it the ladder's rungs are cheap, and the last search from the top, which
 /// has to show there is no shorter mate, costs more alone than all of them.
@@ -123,13 +134,17 @@ pub(crate) fn main_line(
     let stop_at = short.stop_at;
     let allowance = stop_at.saturating_sub(start);
     let (mut bound, minimal) = (short.len, short.minimal);
-    // The walk's decisions search at length with what is left of the allowance; a global
+    // The walk's decisions search at length with what is left of the allowance (with the
+    // default allowance, at most a `WALK_PART` of the first proof's nodes); a global
     // limit that ran out leaves it to the table. Should that fail (a limit ran out while
     // the mate was being shortened), a quick walk from the table at the bound is tried,
     // and then the line last walked before, still a mate, found with the table as it was
     // then: the tightening's last, else the first proof's (walked at a longer bound, so
     // not the main line).
-    let left = stop_at.saturating_sub(search.nodes());
+    let mut left = stop_at.saturating_sub(search.nodes());
+    if shortest_nodes.is_none() {
+        left = left.min((start / WALK_PART).max(MIN_WALK_NODES));
+    }
     let mut walked = line::extract_line(search, pos, &[], bound, minimal, alternatives, left)
         .or_else(|| {
             line::quick_line(search, pos, &[], bound)
