@@ -142,8 +142,8 @@ impl SolverConfig {
     /// proven costs little, while an allowance given here is used to the end: the search that
     /// ran out goes on with twice the share, from what the table holds (寿, 611 plies, is
     /// proven shortest with 40 M nodes this way, in 25 M). With the default allowance the
-    /// line walk's searches take at most a quarter of the first proof's nodes (at least
-    /// 1,000,000) of what is left. When they run out the mate is
+    /// line walk gets what is left of it, but no more than a quarter of the first proof's
+    /// nodes (and no less than 1,000,000 of those left). When they run out the mate is
     /// still reported with its proven length, [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false. The node and
     /// time limits apply on top.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
