@@ -154,7 +154,8 @@ impl SolverConfig {
     /// When a search from the root for a shorter mate runs out of its share of nodes, tighten
     /// the line found so far instead: from its end back to the root, every other check at
     /// each attacker node gets a small bounded search for a mate at least two plies shorter
-    /// (a shortcut), and each position of the line is proven again within what its part of the
+    /// (a shortcut; larger for a check that the line plays later, which is how a wasteful
+    /// move order shows), and each position of the line is proven again within what its part of the
     /// line then needs. While a pass shortens the root's mate, the line is walked again at the
     /// new length (where a defence that has become the longest is now part of it) and
     /// tightened again. On by default. It finds shortcuts that a search from the root cannot

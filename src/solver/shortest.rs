@@ -11,10 +11,17 @@ use super::verify::verify_mate;
 use crate::moves::Move;
 use crate::position::Position;
 
-/// Nodes for each bounded search of the line tightening (a check beside the line, or a line
-/// position proven again within its new bound): the shortcuts that matter are found within a
-/// few nodes (Microcosmos' within 5) and most checks fail, so this is kept small.
+/// Nodes for each bounded search of the line tightening (a line position proven again within
+/// its new bound, or a check beside the line that the line itself plays later): most checks
+/// fail, so this is kept small. Microcosmos' seven shortcuts are such checks (a knight drop
+/// played at once instead of after a tokin's shuffle), each proven within 3-255 nodes.
 const REFINE_NODES: u64 = 300;
+
+/// Nodes for each bounded search of the line tightening for a check beside the line that the
+/// line does not play later: on Astral Traveler, where no check beside the line mates sooner,
+/// these searches took 0.21 M of the tightening's 0.36 M nodes at [`REFINE_NODES`] each
+/// (benches/README.md, "The tightening's checks").
+const REFINE_OTHER_NODES: u64 = 30;
 
 /// The allowance is shared out in eighths: each search from the root for a shorter mate may
 /// take one (so that the last one, which must show there is none and is the hard one on long
@@ -167,7 +174,8 @@ pub(crate) fn main_line(
         {
             break;
         }
-        match tighten_line(search, pos, &[], &w.moves, CONFIRM_NODES, confirm_at) {
+        let caps = (CONFIRM_NODES, CONFIRM_NODES);
+        match tighten_line(search, pos, &[], &w.moves, caps, confirm_at) {
             Some(l) if l < bound => {
                 debug_assert!(!minimal, "a proof shorter than a minimal length");
                 bound = l;
@@ -312,8 +320,8 @@ pub(crate) fn shorten(
                     let Some(w) = line::quick_line(search, pos, path, len) else {
                         break;
                     };
-                    let tightened =
-                        tighten_line(search, pos, path, &w.moves, REFINE_NODES, stop_at);
+                    let caps = (REFINE_NODES, REFINE_OTHER_NODES);
+                    let tightened = tighten_line(search, pos, path, &w.moves, caps, stop_at);
                     line = Some(w);
                     match tightened {
                         Some(l) if l < len => len = l,
@@ -398,23 +406,28 @@ fn refute_from_bottom(
 /// root, and returns the mate length then proven for the root.
 ///
 /// Each position of the line is proven mated within the length its part of the line now
-/// needs: at an attacker node through the line's move or, when a bounded search (at most
-/// `cap` nodes) finds that another check mates at least two plies sooner, through that
-/// check (a shortcut beside the line); at a defender node through the line's reply, or,
+/// needs: at an attacker node through the line's move or, when a bounded search finds that
+/// another check mates at least two plies sooner, through that check (a shortcut beside the
+/// line); at a defender node through the line's reply, or,
 /// when another reply is longer, as long as the table's proof says. Every length is a
 /// proof in the table, so a walk at the root's new length takes the shortcuts, and a
 /// defence that was as long as the line before and is now the longest becomes the line
 /// of the next pass. `path`: the full keys of the positions before `root`. Returns `None`
 /// when the node count reaches `stop_at` or a limit runs out first, or when a position
 /// has no proof in the table any more (replaced).
+///
+/// `caps`: the most nodes of each bounded search, first for a line position and for a check
+/// that the line plays at a later attacker ply (a move order that wastes plies, the usual
+/// shortcut), then for any other check.
 pub(crate) fn tighten_line(
     search: &mut Search<'_>,
     root: &Position,
     path: &[u64],
     moves: &[Move],
-    cap: u64,
+    caps: (u64, u64),
     stop_at: u64,
 ) -> Option<u16> {
+    let (cap, other_cap) = caps;
     let n = moves.len();
     let mut positions = Vec::with_capacity(n + 1);
     let mut keys = path.to_vec();
@@ -446,9 +459,13 @@ pub(crate) fn tighten_line(
                 if mv == moves[i] {
                     continue;
                 }
+                let later = moves[i + 1..].iter().skip(1).step_by(2).any(|&m| m == mv);
+                let this_cap = if later { cap } else { other_cap };
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
-                if let Within::Yes(l) = search.within(&c, NodeKind::And, t - 3, here, Some(cap)) {
+                if let Within::Yes(l) =
+                    search.within(&c, NodeKind::And, t - 3, here, Some(this_cap))
+                {
                     t = l as i32 + 1;
                     break;
                 }
