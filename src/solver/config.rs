@@ -137,7 +137,9 @@ impl SolverConfig {
     /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES), or
     /// [`MIN_SHORT_MATE_SHORTEST_NODES`](Self::MIN_SHORT_MATE_SHORTEST_NODES) when the first
     /// proof (or a shorter mate found after it) is at most 127 plies long. Each search from
-    /// the root gets a share of them (an eighth); with the default allowance the work stops
+    /// the root gets a share of them (an eighth of an allowance given here, a sixteenth of
+    /// the default one, at least 500,000 nodes after a first proof of at most 127 plies);
+    /// with the default allowance the work stops
     /// when one runs out and the line cannot be tightened, so that a length that cannot be
     /// proven costs little, while an allowance given here is used to the end: the search that
     /// ran out goes on with twice the share, from what the table holds (寿, 611 plies, is

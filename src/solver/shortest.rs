@@ -29,6 +29,13 @@ const REFINE_OTHER_NODES: u64 = 30;
 /// bound after the allowance is spent.
 const SHARES: u64 = 8;
 
+/// With the default allowance (as many nodes as the first proof), each search from the root
+/// may take a sixteenth of it rather than an eighth. On the long problems whose length is not
+/// proven (Astral Traveler, ACTの夢, 寿, Astral390) the last such search runs out either way
+/// and an eighth is only spent; 橋本587's search that finds no mate in 585 takes 249 k nodes,
+/// under a sixteenth of its 5.26 M (benches/README.md, "The searches from the top").
+const DEFAULT_SHARES: u64 = 16;
+
 /// The least share of one search for a shorter mate, so that short problems with a tiny first
 /// proof still get enough nodes to show there is no mate two plies sooner.
 const MIN_SHARE: u64 = 50_000;
@@ -119,7 +126,11 @@ pub(crate) fn main_line(
     // Each search for a shorter mate gets a share of the allowance: the last one, which
     // must show there is none, is the hard one for long problems, and a share keeps its
     // cost in proportion.
-    let share = (allowance / SHARES).max(MIN_SHARE);
+    let parts = match shortest_nodes {
+        None => DEFAULT_SHARES,
+        Some(_) => SHARES,
+    };
+    let share = (allowance / parts).max(MIN_SHARE);
     // A line of the first proof, walked from the table while nothing has run out yet (a
     // few nodes): the answer if a limit runs out before the line can be walked at the end.
     let first = line::quick_line(search, pos, &[], len);
