@@ -160,7 +160,8 @@ impl SolverConfig {
     /// move order shows), and each position of the line is proven again within what its part of the
     /// line then needs. While a pass shortens the root's mate, the line is walked again at the
     /// new length (where a defence that has become the longest is now part of it) and
-    /// tightened again. On by default. It finds shortcuts that a search from the root cannot
+    /// tightened again (and once more after a search from the root shortens it further).
+    /// On by default. It finds shortcuts that a search from the root cannot
     /// afford to (it would have to re-prove the whole line under a tighter bound first); on
     /// problems without such shortcuts it costs one pass of small searches along the line
     /// (measurements: benches/README.md). The length is still only called proven minimal when

@@ -4,8 +4,8 @@
 //! and path-dependent handling of repetitions.
 
 use super::expansion::{
-    Child, Children, DROP_ORDER, Expansion, Summary, effective, initial_and_pn, initial_or_dn,
-    summarize,
+    Child, Children, DROP_ORDER, Expansion, Summary, effective, folded_squares, initial_and_pn,
+    initial_or_dn, summarize,
 };
 use super::futile;
 use super::hands;
@@ -594,6 +594,7 @@ impl<'a> Search<'a> {
     /// interposition: the next kind only once the previous one is proven). Returns the node's
     /// value if a child already disproves it.
     fn expand_and(&mut self, node: &AndNode<'_>, exp: &mut Expansion) -> Option<Value> {
+        exp.folded = folded_squares(node.pos, node.distant);
         let mut drop_squares: SmallVec<[(Square, Move); 8]> = SmallVec::new();
         // The board replies are all looked up now: their clusters are asked for first, so
         // that the memory latencies overlap (the drops come in one kind at a time).

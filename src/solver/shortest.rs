@@ -260,6 +260,7 @@ pub(crate) fn shorten(
     mut refine: bool,
 ) -> Shortened {
     refine &= kind == NodeKind::Or;
+    let may_refine = refine;
     let depth = path.len() as u32;
     let shortest = if kind == NodeKind::Or { 1 } else { 0 };
     let start = search.nodes();
@@ -323,7 +324,8 @@ pub(crate) fn shorten(
                 continue;
             }
             // Too hard from the root: tighten the line from its end, and again while that
-            // shortens it (once per call). A shorter line is then searched from the root again.
+            // shortens it (once, until a search from the top finds a shorter mate again). A
+            // shorter line is then searched from the root again.
             if refine && going(search) {
                 refine = false;
                 let before = len;
@@ -357,6 +359,9 @@ pub(crate) fn shorten(
         }
         if v.pn == 0 {
             len = v.len.plies().min(len - 2);
+            // A shorter mate found from the top after a tightening: its line is new, and may
+            // waste moves where the last one did not.
+            refine = may_refine;
             // A shorter mate that was costly to find from the top: the top-down steps are
             // in the hard part of the tree, and the ladder finds the shortest directly.
             ladder |= trying && search.nodes() - before_search > share / TOP_DOWN_STEP_PART;
