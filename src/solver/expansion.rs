@@ -5,7 +5,7 @@
 //! numbers of a new AND node.
 
 use super::plies::Plies;
-use super::pn::{INF, INF_1, PROVEN, PnDn, Value, add};
+use super::pn::{INF, PROVEN, PnDn, Value, add};
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -39,6 +39,19 @@ pub(crate) struct Summary {
 /// Summarises `children`; `numbers` gives a child's (minimised, weakly summed) pair.
 #[inline]
 pub(crate) fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, PnDn)) -> Summary {
+    summarize_grouped(children, |c| {
+        let (m, w) = numbers(c);
+        (m, w, false)
+    })
+}
+
+/// [`summarize`], where the open children that `numbers` marks (its third value) count once
+/// together in the weak sum, as one child with the largest of their numbers.
+#[inline]
+pub(crate) fn summarize_grouped(
+    children: &[Child],
+    numbers: impl Fn(&Child) -> (PnDn, PnDn, bool),
+) -> Summary {
     let mut out = Summary {
         best: 0,
         min: INF,
@@ -47,8 +60,9 @@ pub(crate) fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, P
     };
     let mut largest: PnDn = 0;
     let mut open: PnDn = 0;
+    let mut grouped_open = false;
     for (i, ch) in children.iter().enumerate() {
-        let (m, w) = numbers(ch);
+        let (m, w, grouped) = numbers(ch);
         if m < out.min {
             out.second = out.min;
             out.min = m;
@@ -58,7 +72,12 @@ pub(crate) fn summarize(children: &[Child], numbers: impl Fn(&Child) -> (PnDn, P
         }
         if w != 0 {
             largest = largest.max(w);
-            open += 1;
+            if !grouped {
+                open += 1;
+            } else if !grouped_open {
+                grouped_open = true;
+                open += 1;
+            }
         }
     }
     if open > 0 {
@@ -147,22 +166,10 @@ impl Expansion {
     /// smallest) and the weak sum of the pn, each child seen with its capture position, the
     /// open drops on the [`folded_squares`] counting once together.
     pub fn summary_and(&self) -> Summary {
-        let mut out = summarize(&self.children, |c| {
+        summarize_grouped(&self.children, |c| {
             let (p, d) = effective(c, &self.caps);
-            (d, p)
-        });
-        if self.folded.is_any() && out.weak != 0 && out.weak < INF_1 {
-            let folded_open = self
-                .children
-                .iter()
-                .filter(|c| c.mv.is_drop() && self.folded.contains(c.mv.to()))
-                .filter(|c| effective(c, &self.caps).0 != 0)
-                .count() as PnDn;
-            if folded_open > 1 {
-                out.weak -= folded_open - 1;
-            }
-        }
-        out
+            (d, p, c.mv.is_drop() && self.folded.contains(c.mv.to()))
+        })
     }
 }
 
@@ -222,8 +229,8 @@ pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, Plies) {
 }
 
 /// The squares between a distant horse or dragon and the king, at least two of them, that no
-/// defender piece (the king included) guards: interpositions there are nearly always futile
-/// (the checker takes the piece and the check stands as before), so the open drops on them
+/// defender piece (the king included) guards: interpositions there are often futile (the
+/// checker takes the piece and the check stands as before), so the open drops on them
 /// count once together in the AND node's weak proof-number sum, as if they were one reply
 /// (shtsume merges them into one move). Only the numbers change: each drop is still a child
 /// and is still refuted, by its own line or by its capture position.
@@ -474,6 +481,9 @@ mod tests {
         // The weak sum: the largest plus one for each other open child.
         let s = summarize(&kids, |c| (c.v.dn, c.v.pn));
         assert_eq!(s.weak, add(7, 2));
+        // The first and the last grouped: they count once, with the largest of all (7).
+        let s = summarize_grouped(&kids, |c| (c.v.dn, c.v.pn, c.v.pn != 2));
+        assert_eq!(s.weak, add(7, 1));
     }
 
     fn drop_child(usi: &str, pn: PnDn) -> Child {

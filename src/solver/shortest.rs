@@ -10,6 +10,7 @@ use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
 use crate::moves::Move;
 use crate::position::Position;
+use ahash::AHashSet;
 
 /// Nodes for each bounded search of the line tightening (a line position proven again within
 /// its new bound, or a check beside the line that the line itself plays later): most checks
@@ -457,6 +458,8 @@ pub(crate) fn tighten_line(
     let base = path.len();
     // Plies from the position after the current one to the mate, as proven so far.
     let mut after: i32 = 0;
+    // The attacker's moves at the plies after the current one.
+    let mut played_later: AHashSet<Move> = AHashSet::new();
     for i in (0..n).rev() {
         if search.aborted().is_some() || search.nodes() >= stop_at {
             return None;
@@ -475,8 +478,11 @@ pub(crate) fn tighten_line(
                 if mv == moves[i] {
                     continue;
                 }
-                let later = moves[i + 1..].iter().skip(1).step_by(2).any(|&m| m == mv);
-                let this_cap = if later { cap } else { other_cap };
+                let this_cap = if played_later.contains(&mv) {
+                    cap
+                } else {
+                    other_cap
+                };
                 let mut c = pos.clone();
                 c.play_unchecked(mv);
                 if let Within::Yes(l) =
@@ -496,6 +502,9 @@ pub(crate) fn tighten_line(
                 Plies::Within(len) => len as i32,
             },
         };
+        if kind == NodeKind::Or {
+            played_later.insert(moves[i]);
+        }
     }
     Some(after as u16)
 }
