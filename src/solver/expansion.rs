@@ -302,7 +302,7 @@ mod tests {
             dn,
             hand: Hand::EMPTY,
             len: Plies::ZERO,
-            rep: false,
+            rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
         };
         Child {
@@ -399,7 +399,7 @@ mod tests {
         // Capture position proven: the interposition is refuted, whatever its own child.
         assert_eq!(effective(&child(3, 4, Some(0)), &caps), (pn, dn));
         // Capture position disproven: only its own child counts.
-        let caps = [Value::disproven(Hand::EMPTY, false, Plies::new(9))];
+        let caps = [Value::disproven(Hand::EMPTY, NOT_ON_PATH, Plies::new(9))];
         assert_eq!(effective(&child(3, 4, Some(0)), &caps), (3, 4));
         // Both open: an OR of the two, the smaller pn and the summed dn.
         let open = Value {
@@ -407,7 +407,7 @@ mod tests {
             dn: 5,
             hand: Hand::EMPTY,
             len: Plies::ZERO,
-            rep: false,
+            rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
         };
         assert_eq!(effective(&child(3, 4, Some(0)), &[open]), (2, 9));

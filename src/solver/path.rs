@@ -4,6 +4,7 @@
 use super::plies::Plies;
 use crate::hand::Hand;
 use ahash::AHashMap;
+use smallvec::SmallVec;
 
 /// Most repetition-based disproofs kept; the table is cleared when full (they are cheap to
 /// find again, and an unbounded map would grow with long searches).
@@ -49,6 +50,9 @@ pub(crate) struct PathResult {
     pub len: Plies,
     /// For a proof, the ply of the path position it rests on; `None` for a disproof.
     pub proof_rests_on: Option<u32>,
+    /// For a disproof, the ply of the shallowest path position it rests on
+    /// ([`Value::rep`](super::pn::Value::rep)).
+    pub disproof_rests_on: u32,
 }
 
 /// The positions on the current path and what depends on them.
@@ -70,6 +74,11 @@ pub(crate) struct Path {
     on_path: Box<[u32; FILTER_SLOTS]>,
     /// Whether some key of `reps` falls in each filter slot (cleared with it).
     in_reps: Box<[bool; FILTER_SLOTS]>,
+    /// The nodes of the search on the path by board key (side to move included): the
+    /// attacker's hand and the ply of each, for [`Path::inferior_ply`].
+    boards: AHashMap<u64, SmallVec<[(Hand, u32); 2]>>,
+    /// How many entries of `boards` fall in each filter slot.
+    on_path_board: Box<[u32; FILTER_SLOTS]>,
 }
 
 impl Path {
@@ -83,6 +92,8 @@ impl Path {
             reps_max: rep_table_max(table_bytes),
             on_path: Box::new([0; FILTER_SLOTS]),
             in_reps: Box::new([false; FILTER_SLOTS]),
+            boards: AHashMap::new(),
+            on_path_board: Box::new([0; FILTER_SLOTS]),
         }
     }
 
@@ -105,6 +116,43 @@ impl Path {
         self.hash ^= mix(full);
     }
 
+    /// A node of the search, with board key `board` and the attacker's `hand`, is entered
+    /// at ply `ply` (beside [`Path::enter`], which every path position gets).
+    #[inline]
+    pub fn enter_board(&mut self, board: u64, hand: Hand, ply: u32) {
+        self.boards.entry(board).or_default().push((hand, ply));
+        self.on_path_board[slot(board)] += 1;
+    }
+
+    /// The node with board key `board` entered last is left.
+    #[inline]
+    pub fn leave_board(&mut self, board: u64) {
+        if let Some(v) = self.boards.get_mut(&board) {
+            v.pop();
+            self.on_path_board[slot(board)] -= 1;
+            if v.is_empty() {
+                self.boards.remove(&board);
+            }
+        }
+    }
+
+    /// The ply of the shallowest node of the search on the path with the same board (and
+    /// side to move) as a position where the attacker holds `hand`, and at least as much
+    /// in hand there (so the defender no more): reaching that board again with this hand
+    /// is no better for the attacker than a repetition (see `Search::lookup_keys`).
+    #[inline]
+    pub fn inferior_ply(&self, board: u64, hand: Hand) -> Option<u32> {
+        if self.on_path_board[slot(board)] == 0 {
+            return None;
+        }
+        self.boards
+            .get(&board)?
+            .iter()
+            .filter(|(h, _)| h.covers(hand))
+            .map(|&(_, ply)| ply)
+            .min()
+    }
+
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set(&mut self, keys: &[u64]) {
         // The old keys' slots only, not the whole filter: the line walk and the checker set
@@ -113,13 +161,16 @@ impl Path {
             self.on_path[slot(k)] -= 1;
         }
         self.hash = 0;
+        for (b, v) in self.boards.drain() {
+            self.on_path_board[slot(b)] -= v.len() as u32;
+        }
         for (ply, &k) in keys.iter().enumerate() {
             self.enter(k, ply as u32);
         }
     }
 
     /// Whether the position with full key `full` is on the path (reaching it repeats).
-    #[inline]
+    #[cfg(test)]
     pub fn contains(&self, full: u64) -> bool {
         self.ply_of(full).is_some()
     }
@@ -221,6 +272,7 @@ mod tests {
             hand: Hand::EMPTY,
             len: Plies::new(7),
             proof_rests_on: None,
+            disproof_rests_on: 0,
         };
         p.record_on_path(child, r);
         p.leave(child);
@@ -230,6 +282,45 @@ mod tests {
         p.leave(root);
         p.set(&[99, root]);
         assert_eq!(p.on_path_result(child), None);
+    }
+
+    #[test]
+    fn an_inferior_repetition_is_found_by_board_and_hand() {
+        use crate::types::PieceKind;
+        let mut p = Path::new(1 << 20);
+        let mut two_pawns = Hand::EMPTY;
+        two_pawns.add(PieceKind::Pawn);
+        two_pawns.add(PieceKind::Pawn);
+        let mut one_pawn = Hand::EMPTY;
+        one_pawn.add(PieceKind::Pawn);
+        let mut gold = Hand::EMPTY;
+        gold.add(PieceKind::Gold);
+        p.enter_board(7, two_pawns, 3);
+        p.enter_board(7, one_pawn, 5);
+        assert_eq!(
+            p.inferior_ply(7, one_pawn),
+            Some(3),
+            "the shallowest node that covers it"
+        );
+        assert_eq!(p.inferior_ply(7, two_pawns), Some(3));
+        assert_eq!(p.inferior_ply(7, Hand::EMPTY), Some(3));
+        assert_eq!(
+            p.inferior_ply(7, gold),
+            None,
+            "a gold is not covered by pawns"
+        );
+        assert_eq!(p.inferior_ply(8, Hand::EMPTY), None, "another board");
+        p.leave_board(7);
+        p.leave_board(7);
+        assert_eq!(p.inferior_ply(7, Hand::EMPTY), None);
+        p.enter_board(7, gold, 1);
+        p.set(&[1, 2]);
+        assert_eq!(
+            p.inferior_ply(7, Hand::EMPTY),
+            None,
+            "set clears the boards"
+        );
+        assert!(p.on_path_board.iter().all(|&n| n == 0));
     }
 
     #[test]

@@ -58,8 +58,11 @@ pub(crate) struct Value {
     /// Mate length (plies) below a proven node; for a disproven node, the number of plies
     /// within which there is no mate (no limit: none at all).
     pub len: Plies,
-    /// The disproof rests on a repetition on the current path: valid on this path only.
-    pub rep: bool,
+    /// For a disproof: the ply of the shallowest position of the current path that it
+    /// rests on (reaching it again repeats, so it counts as not mated), [`REP_OUTSIDE`] for
+    /// one that rests on something outside the search (an exclusion, the depth limit), and
+    /// [`NOT_ON_PATH`] for one that holds on any path. See [`Value::settled_at`].
+    pub rep: u32,
     /// For a proof: the ply of the shallowest position of the current path that the proof
     /// rests on ([`NOT_ON_PATH`]: none). A repeated interposition (the saw rule of
     /// `futile.rs`) is left out only because its capture position is on the path; the proof
@@ -68,8 +71,13 @@ pub(crate) struct Value {
     pub rests_on: u32,
 }
 
-/// [`Value::rests_on`] of a proof that holds on any path.
+/// [`Value::rests_on`] of a proof, or [`Value::rep`] of a disproof, that holds on any path.
 pub(crate) const NOT_ON_PATH: u32 = u32::MAX;
+
+/// [`Value::rep`] of a disproof that holds on this path only, whatever the node's ply: it
+/// rests on an excluded position (the checker's searches) or on the depth limit. (Ply 0, the
+/// root of a search with no path before it, is never a repetition that settles.)
+pub(crate) const REP_OUTSIDE: u32 = 0;
 
 impl Value {
     pub fn proven(hand: Hand, len: Plies) -> Value {
@@ -79,11 +87,12 @@ impl Value {
             dn,
             hand,
             len,
-            rep: false,
+            rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
         }
     }
-    pub fn disproven(hand: Hand, rep: bool, depth: Plies) -> Value {
+    /// A disproof resting on the path position at ply `rep` ([`NOT_ON_PATH`]: on none).
+    pub fn disproven(hand: Hand, rep: u32, depth: Plies) -> Value {
         let (pn, dn) = DISPROVEN;
         Value {
             pn,
@@ -104,12 +113,28 @@ impl Value {
     pub fn on_path_only(&self) -> bool {
         self.pn == 0 && self.rests_on != NOT_ON_PATH
     }
+    /// Whether this is a disproof that holds on the current path only (it rests on a
+    /// repetition of a position above its node, or on something outside the search).
+    pub fn rests_on_repetition(&self) -> bool {
+        self.rep != NOT_ON_PATH
+    }
     /// The value as its node at ply `ply` records it: a proof that rests on no position
     /// above the node holds on any path (the positions it rests on are the node itself or
     /// below it, proven with it).
+    ///
+    /// So does a disproof that rests on no repetition of a position above the node: every
+    /// repetition it counts as not mated comes back to the node itself (or to a node below
+    /// it, settled there). A mate from the node would need a mate tree, and its smallest
+    /// one never passes through the node again, so a search that counts the way back to
+    /// the node as not mated still finds it; having found none, the node is not mated
+    /// whatever path leads to it. (Generalised history interaction: only repetitions of
+    /// positions above the node make a result depend on the path.)
     pub fn settled_at(mut self, ply: u32) -> Value {
         if self.rests_on >= ply {
             self.rests_on = NOT_ON_PATH;
+        }
+        if self.rep != REP_OUTSIDE && self.rep >= ply {
+            self.rep = NOT_ON_PATH;
         }
         self
     }
@@ -124,6 +149,29 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repetition_disproof_settles_at_the_node_it_comes_back_to() {
+        let v = Value::disproven(Hand::EMPTY, 4, Plies::Unlimited);
+        assert!(v.rests_on_repetition());
+        assert!(
+            v.settled_at(5).rests_on_repetition(),
+            "rests on a node above ply 5"
+        );
+        assert!(
+            !v.settled_at(4).rests_on_repetition(),
+            "comes back to the node itself"
+        );
+        assert!(!v.settled_at(2).rests_on_repetition());
+        let outside = Value::disproven(Hand::EMPTY, REP_OUTSIDE, Plies::Unlimited);
+        assert!(
+            outside.settled_at(0).rests_on_repetition(),
+            "an exclusion never settles"
+        );
+        assert!(outside.settled_at(9).rests_on_repetition());
+        let plain = Value::disproven(Hand::EMPTY, NOT_ON_PATH, Plies::Unlimited);
+        assert!(!plain.settled_at(3).rests_on_repetition());
+    }
 
     #[test]
     fn saturating_sums() {

@@ -14,7 +14,7 @@ use super::outcome::{Stats, StopReason};
 use super::path::{Path, PathResult};
 use super::plies::Plies;
 use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
-use super::pn::{NOT_ON_PATH, Value};
+use super::pn::{NOT_ON_PATH, REP_OUTSIDE, Value};
 use super::tt::Table;
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
@@ -156,13 +156,14 @@ impl<'a> Search<'a> {
     /// rests on a repetition, a proof that rests on a path position) go to the path-keyed
     /// table, everything else to the transposition table.
     fn record(&mut self, pos: &Position, depth: u32, v: Value, best: Option<Move>, work: u64) {
-        if v.on_path_only() || v.rep {
+        if v.on_path_only() || v.rests_on_repetition() {
             // A proof that leaves out a repeated interposition, or a disproof that rests on a
             // repetition: valid on this path only.
             let result = PathResult {
                 hand: v.hand,
                 len: v.len,
                 proof_rests_on: v.on_path_only().then_some(v.rests_on),
+                disproof_rests_on: v.rep,
             };
             self.path.record_on_path(pos.key(), result);
             return;
@@ -217,12 +218,26 @@ impl<'a> Search<'a> {
         budget: Plies,
         ply: u32,
     ) -> (Value, bool) {
-        if self.path.contains(full) || self.path.is_excluded(full, ply) {
-            return (Value::disproven(hand, true, Plies::Unlimited), true);
+        if let Some(at) = self.path.ply_of(full) {
+            return (Value::disproven(hand, at, Plies::Unlimited), true);
+        }
+        if self.path.is_excluded(full, ply) {
+            return (Value::disproven(hand, REP_OUTSIDE, Plies::Unlimited), true);
+        }
+        // The board of a node on the path, with no more in the attacker's hand (an inferior
+        // repetition, 劣等局面): whatever mates this position mates that node too
+        // (superiority), with a smaller tree and no more plies, so the smallest and the
+        // shortest mates of that node never pass through it. Not mated on this path, like a
+        // repetition: a loop that only costs the attacker pieces (a pawn dropped and taken
+        // each time round) is then not searched cycle after cycle.
+        if let Some(at) = self.path.inferior_ply(board, hand) {
+            return (Value::disproven(hand, at, Plies::Unlimited), true);
         }
         if let Some(r) = self.path.on_path_result(full) {
             match r.proof_rests_on {
-                None if r.len >= budget => return (Value::disproven(r.hand, true, r.len), true),
+                None if r.len >= budget => {
+                    return (Value::disproven(r.hand, r.disproof_rests_on, r.len), true);
+                }
                 Some(at) if r.len <= budget => {
                     return (Value::proven(r.hand, r.len).resting_on(at), true);
                 }
@@ -235,7 +250,7 @@ impl<'a> Search<'a> {
             dn: p.dn,
             hand: p.hand,
             len: p.len,
-            rep: false,
+            rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
         };
         (v, p.found)
@@ -259,18 +274,18 @@ impl<'a> Search<'a> {
             // No check: disproven at once (0-ply no-mate).
             let v = Value::disproven(
                 hands::disproof_without_checks(hand),
-                false,
+                NOT_ON_PATH,
                 Plies::Unlimited,
             );
             self.record(pos, depth, v, None, 1);
             return v;
         }
         if budget == Plies::ZERO {
-            return Value::disproven(Hand::FULL, false, Plies::ZERO);
+            return Value::disproven(Hand::FULL, NOT_ON_PATH, Plies::ZERO);
         }
         if depth >= self.monitor.max_depth() {
             self.monitor.depth_limited = true;
-            return Value::disproven(hand, true, Plies::Unlimited);
+            return Value::disproven(hand, REP_OUTSIDE, Plies::Unlimited);
         }
         if budget == Plies::new(1) {
             return self.or_node_last(pos, &moves, depth);
@@ -278,6 +293,7 @@ impl<'a> Search<'a> {
         let child_budget = budget.dec();
         let full = pos.key();
         self.path.enter(full, depth);
+        self.path.enter_board(pos.board_key(), hand, depth);
         let mut children = Children::new();
         // Every check is looked up: its keys once, and all clusters asked for before the
         // first look-up so that their memory latencies overlap.
@@ -306,6 +322,7 @@ impl<'a> Search<'a> {
                     let v = Value::proven(ph, Plies::new(1));
                     self.record(pos, depth, v, Some(mv), 1);
                     self.path.leave(full);
+                    self.path.leave_board(pos.board_key());
                     return v;
                 }
                 v.pn = n;
@@ -318,6 +335,7 @@ impl<'a> Search<'a> {
                 let v = Value::proven(ph, v.len.inc());
                 self.record(pos, depth, v, Some(mv), 1);
                 self.path.leave(full);
+                self.path.leave_board(pos.board_key());
                 return v;
             }
             children.push(Child { mv, v, q: None });
@@ -366,19 +384,20 @@ impl<'a> Search<'a> {
             }
             if dn == 0 {
                 let mut dh = Hand::FULL;
-                let mut rep = false;
+                let mut rep = NOT_ON_PATH;
                 let mut holds = Plies::Unlimited;
                 for ch in &children {
                     dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
-                    rep |= ch.v.rep;
+                    rep = rep.min(ch.v.rep);
                     holds = holds.min(ch.v.len.inc());
                 }
-                let dh = if rep {
+                // One that rests on a repetition keeps the exact hand, even once settled here.
+                let dh = if rep != NOT_ON_PATH {
                     hand
                 } else {
                     hands::finish_or_disproof(hand, dh)
                 };
-                let v = Value::disproven(dh, rep, holds);
+                let v = Value::disproven(dh, rep, holds).settled_at(depth);
                 self.record(pos, depth, v, None, self.monitor.nodes - start_nodes + 1);
                 break v;
             }
@@ -389,7 +408,7 @@ impl<'a> Search<'a> {
                     dn,
                     hand,
                     len: budget,
-                    rep: false,
+                    rep: NOT_ON_PATH,
                     rests_on: NOT_ON_PATH,
                 };
                 let bm = children[best].mv;
@@ -411,6 +430,7 @@ impl<'a> Search<'a> {
             children[best].v = v;
         };
         self.path.leave(full);
+        self.path.leave_board(pos.board_key());
         result
     }
 
@@ -420,14 +440,14 @@ impl<'a> Search<'a> {
     /// search for a short mate these nodes and their children are most of the search (more
     /// than half of the nodes of a search within 11 plies of a random problem).
     fn or_node_last(&mut self, pos: &Position, moves: &[Move], depth: u32) -> Value {
-        let mut rep = false;
+        let mut rep = NOT_ON_PATH;
         for &mv in moves {
             let mut c = pos.clone();
             c.play_unchecked(mv);
             // A position excluded here is not mated, whatever the board says (and the
             // answer holds on this path only). One on the path has replies: not a mate.
             if self.path.is_excluded(c.key(), depth + 1) {
-                rep = true;
+                rep = REP_OUTSIDE;
                 continue;
             }
             let replies = c.evasions();
@@ -444,13 +464,13 @@ impl<'a> Search<'a> {
                 self.record(pos, depth, v, Some(mv), 1);
                 return v;
             }
-            rep |= v.rep;
+            rep = rep.min(v.rep);
         }
         // Every check leaves the defender a reply: with this hand or less, no mate in one. A
         // result that rests on an exclusion is not recorded: the path-keyed table expects the
         // node on the path, and this one never enters it.
         let v = Value::disproven(pos.hand(self.attacker), rep, Plies::new(1));
-        if !rep {
+        if rep == NOT_ON_PATH {
             self.record(pos, depth, v, None, 1);
         }
         v
@@ -477,7 +497,7 @@ impl<'a> Search<'a> {
         }
         if depth >= self.monitor.max_depth() {
             self.monitor.depth_limited = true;
-            return Value::disproven(hand, true, Plies::Unlimited);
+            return Value::disproven(hand, REP_OUTSIDE, Plies::Unlimited);
         }
         if budget <= Plies::new(1) {
             return self.and_node_shallow(pos, &evasions, budget, depth);
@@ -492,9 +512,11 @@ impl<'a> Search<'a> {
         };
         let full = pos.key();
         self.path.enter(full, depth);
+        self.path.enter_board(pos.board_key(), hand, depth);
         let mut exp = Expansion::default();
         if let Some(v) = self.expand_and(&node, &mut exp) {
             self.path.leave(full);
+            self.path.leave_board(pos.board_key());
             return v;
         }
 
@@ -507,7 +529,7 @@ impl<'a> Search<'a> {
                 weak: pn,
             } = exp.summary_and();
             if dn == 0 {
-                let v = self.refuted_by(pos, &exp.children[best], &exp.caps);
+                let v = self.refuted_by(pos, &exp.children[best], &exp.caps, depth);
                 self.record(
                     pos,
                     depth,
@@ -537,7 +559,7 @@ impl<'a> Search<'a> {
                     dn,
                     hand,
                     len: budget,
-                    rep: false,
+                    rep: NOT_ON_PATH,
                     rests_on: NOT_ON_PATH,
                 };
                 let bm = exp.children[best].mv;
@@ -586,6 +608,7 @@ impl<'a> Search<'a> {
             }
         };
         self.path.leave(full);
+        self.path.leave_board(pos.board_key());
         result
     }
 
@@ -683,7 +706,7 @@ impl<'a> Search<'a> {
         let (checker, _) = node.distant.expect("an interposition has a distant check");
         let nv = match futile::capture_position(node.pos, mv, checker) {
             Some(qpos) => self.and_node(&qpos, tpn, tdn, node.depth + 2, node.budget),
-            None => Value::disproven(node.pos.hand(self.attacker), false, Plies::Unlimited),
+            None => Value::disproven(node.pos.hand(self.attacker), NOT_ON_PATH, Plies::Unlimited),
         };
         exp.caps[qi] = nv;
         if nv.is_proven() && mv.is_drop() {
@@ -734,7 +757,7 @@ impl<'a> Search<'a> {
         depth: u32,
     ) -> Value {
         let hand = pos.hand(self.attacker);
-        let fail = Value::disproven(hand, false, budget);
+        let fail = Value::disproven(hand, NOT_ON_PATH, budget);
         let Some((checker, between)) = futile::distant_check(pos) else {
             return fail;
         };
@@ -772,7 +795,7 @@ impl<'a> Search<'a> {
                 return fail;
             };
             if self.path.is_excluded(q.key(), depth + 2) {
-                return Value::disproven(hand, true, budget);
+                return Value::disproven(hand, REP_OUTSIDE, budget);
             }
             let replies = q.evasions();
             let v = if replies.is_empty() {
@@ -816,23 +839,24 @@ impl<'a> Search<'a> {
     }
 
     /// The disproof of AND node `pos` by the child `ch` (both of its refutations failed).
-    fn refuted_by(&self, pos: &Position, ch: &Child, caps: &[Value]) -> Value {
+    fn refuted_by(&self, pos: &Position, ch: &Child, caps: &[Value], depth: u32) -> Value {
         let hand = pos.hand(self.attacker);
         let mut rep = ch.v.rep;
         let mut dh = ch.v.hand;
         let mut holds = ch.v.len.inc();
         if let Some(i) = ch.q {
             let q = caps[i as usize];
-            rep |= q.rep;
+            rep = rep.min(q.rep);
             dh = dh.min(q.hand);
             holds = holds.min(q.len);
         }
-        let dh = if rep {
+        // One that rests on a repetition keeps the exact hand, even once settled here.
+        let dh = if rep != NOT_ON_PATH {
             hand
         } else {
             hands::disproof_before_defence(ch.mv, hand, dh)
         };
-        Value::disproven(dh, rep, holds)
+        Value::disproven(dh, rep, holds).settled_at(depth)
     }
 
     /// Adds the child reached by `mv` (with its capture value `q`, for an interposition);
@@ -870,14 +894,14 @@ impl<'a> Search<'a> {
                 0 => {
                     // keys.2: the attacker's hand after the reply.
                     let dh = hands::disproof_without_checks(keys.2);
-                    v = Value::disproven(dh, false, Plies::Unlimited);
+                    v = Value::disproven(dh, NOT_ON_PATH, Plies::Unlimited);
                 }
                 dn => v.dn = dn,
             }
         }
         let ch = Child { mv, v, q };
         if effective(&ch, &exp.caps).1 == 0 {
-            let nv = self.refuted_by(node.pos, &ch, &exp.caps);
+            let nv = self.refuted_by(node.pos, &ch, &exp.caps, node.depth);
             self.record(node.pos, node.depth, nv, Some(mv), 1);
             return Some(nv);
         }
