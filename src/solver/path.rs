@@ -79,6 +79,9 @@ pub(crate) struct Path {
     boards: AHashMap<u64, SmallVec<[(Hand, u32); 2]>>,
     /// How many entries of `boards` fall in each filter slot.
     on_path_board: Box<[u32; FILTER_SLOTS]>,
+    /// The keys of the last [`Path::set`], and how many entries of `keys` they made.
+    base: Vec<u64>,
+    base_entered: usize,
 }
 
 impl Path {
@@ -94,6 +97,8 @@ impl Path {
             in_reps: Box::new([false; FILTER_SLOTS]),
             boards: AHashMap::new(),
             on_path_board: Box::new([0; FILTER_SLOTS]),
+            base: Vec::new(),
+            base_entered: 0,
         }
     }
 
@@ -155,18 +160,46 @@ impl Path {
 
     /// Replaces the path (used when re-searching from inside a line).
     pub fn set(&mut self, keys: &[u64]) {
-        // The old keys' slots only, not the whole filter: the line walk and the checker set
-        // short paths thousands of times.
+        // The line walk, the tightening and the checker set paths thousands of times, most
+        // of them the last one with a few keys more or less at its end (hundreds of keys on
+        // a long problem): only what differs is changed, when nothing but the last path is
+        // on it (every search leaves the nodes it enters).
+        let common = if self.keys.len() == self.base_entered && self.boards.is_empty() {
+            self.base
+                .iter()
+                .zip(keys)
+                .take_while(|(a, b)| a == b)
+                .count()
+        } else {
+            self.clear();
+            0
+        };
+        for ply in (common..self.base.len()).rev() {
+            let k = self.base[ply];
+            if self.keys.get(&k) == Some(&(ply as u32)) {
+                self.keys.remove(&k);
+                self.on_path[slot(k)] -= 1;
+            }
+            self.hash ^= mix(k);
+        }
+        self.base.truncate(common);
+        for (ply, &k) in keys.iter().enumerate().skip(common) {
+            self.enter(k, ply as u32);
+            self.base.push(k);
+        }
+        self.base_entered = self.keys.len();
+    }
+
+    /// Empties the path (the old keys' slots only, not the whole filter).
+    fn clear(&mut self) {
         for (k, _) in self.keys.drain() {
             self.on_path[slot(k)] -= 1;
         }
-        self.hash = 0;
         for (b, v) in self.boards.drain() {
             self.on_path_board[slot(b)] -= v.len() as u32;
         }
-        for (ply, &k) in keys.iter().enumerate() {
-            self.enter(k, ply as u32);
-        }
+        self.hash = 0;
+        self.base.clear();
     }
 
     /// Whether the position with full key `full` is on the path (reaching it repeats).
@@ -321,6 +354,29 @@ mod tests {
             "set clears the boards"
         );
         assert!(p.on_path_board.iter().all(|&n| n == 0));
+    }
+
+    #[test]
+    fn setting_a_path_that_shares_a_prefix_is_the_same_as_setting_it_afresh() {
+        let mut p = Path::new(1 << 20);
+        p.set(&[1, 2, 3, 4]);
+        p.set(&[1, 2, 5]);
+        let mut q = Path::new(1 << 20);
+        q.set(&[1, 2, 5]);
+        assert_eq!(p.hash, q.hash);
+        assert!(p.contains(5) && !p.contains(3) && !p.contains(4));
+        assert_eq!((p.ply_of(1), p.ply_of(5)), (Some(0), Some(2)));
+        // A key twice in a path keeps its first ply, also when the second goes.
+        p.set(&[1, 2, 1]);
+        p.set(&[1, 2]);
+        assert_eq!(p.ply_of(1), Some(0));
+        // A node left on the path (a search that did not leave it) makes it start afresh.
+        p.enter(9, 2);
+        p.set(&[1, 2, 3]);
+        assert!(!p.contains(9) && p.contains(3));
+        q.set(&[1, 2, 3]);
+        assert_eq!(p.hash, q.hash);
+        assert_eq!(p.on_path.iter().sum::<u32>(), 3);
     }
 
     #[test]
