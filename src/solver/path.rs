@@ -74,8 +74,8 @@ pub(crate) struct Path {
     on_path: Box<[u32; FILTER_SLOTS]>,
     /// Whether some key of `reps` falls in each filter slot (cleared with it).
     in_reps: Box<[bool; FILTER_SLOTS]>,
-    /// The nodes of the search on the path by board key (side to move included): the
-    /// attacker's hand and the ply of each, for [`Path::inferior_ply`].
+    /// The nodes of the search on the path ([`Path::enter_node`]) by board key (side to move
+    /// included): the attacker's hand and the ply of each, for [`Path::inferior_ply`].
     boards: AHashMap<u64, SmallVec<[(Hand, u32); 2]>>,
     /// How many entries of `boards` fall in each filter slot.
     on_path_board: Box<[u32; FILTER_SLOTS]>,
@@ -114,24 +114,26 @@ impl Path {
 
     /// The node with full key `full` is left.
     #[inline]
-    pub fn leave(&mut self, full: u64) {
+    fn leave(&mut self, full: u64) {
         if self.keys.remove(&full).is_some() {
             self.on_path[slot(full)] -= 1;
         }
         self.hash ^= mix(full);
     }
 
-    /// A node of the search, with board key `board` and the attacker's `hand`, is entered
-    /// at ply `ply` (beside [`Path::enter`], which every path position gets).
+    /// A node of the search (full key `full`, board key `board`, the attacker's `hand`) is
+    /// entered at ply `ply`: a repetition of it, exact or inferior, is now found.
     #[inline]
-    pub fn enter_board(&mut self, board: u64, hand: Hand, ply: u32) {
+    pub fn enter_node(&mut self, full: u64, board: u64, hand: Hand, ply: u32) {
+        self.enter(full, ply);
         self.boards.entry(board).or_default().push((hand, ply));
         self.on_path_board[slot(board)] += 1;
     }
 
-    /// The node with board key `board` entered last is left.
+    /// The node of [`Path::enter_node`] is left.
     #[inline]
-    pub fn leave_board(&mut self, board: u64) {
+    pub fn leave_node(&mut self, full: u64, board: u64) {
+        self.leave(full);
         if let Some(v) = self.boards.get_mut(&board) {
             v.pop();
             self.on_path_board[slot(board)] -= 1;
@@ -328,8 +330,8 @@ mod tests {
         one_pawn.add(PieceKind::Pawn);
         let mut gold = Hand::EMPTY;
         gold.add(PieceKind::Gold);
-        p.enter_board(7, two_pawns, 3);
-        p.enter_board(7, one_pawn, 5);
+        p.enter_node(103, 7, two_pawns, 3);
+        p.enter_node(105, 7, one_pawn, 5);
         assert_eq!(
             p.inferior_ply(7, one_pawn),
             Some(3),
@@ -343,10 +345,11 @@ mod tests {
             "a gold is not covered by pawns"
         );
         assert_eq!(p.inferior_ply(8, Hand::EMPTY), None, "another board");
-        p.leave_board(7);
-        p.leave_board(7);
+        p.leave_node(105, 7);
+        p.leave_node(103, 7);
+        assert!(!p.contains(103) && !p.contains(105));
         assert_eq!(p.inferior_ply(7, Hand::EMPTY), None);
-        p.enter_board(7, gold, 1);
+        p.enter_node(101, 7, gold, 1);
         p.set(&[1, 2]);
         assert_eq!(
             p.inferior_ply(7, Hand::EMPTY),
@@ -371,7 +374,7 @@ mod tests {
         p.set(&[1, 2]);
         assert_eq!(p.ply_of(1), Some(0));
         // A node left on the path (a search that did not leave it) makes it start afresh.
-        p.enter(9, 2);
+        p.enter_node(9, 9, Hand::EMPTY, 2);
         p.set(&[1, 2, 3]);
         assert!(!p.contains(9) && p.contains(3));
         q.set(&[1, 2, 3]);

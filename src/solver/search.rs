@@ -292,8 +292,7 @@ impl<'a> Search<'a> {
         }
         let child_budget = budget.dec();
         let full = pos.key();
-        self.path.enter(full, depth);
-        self.path.enter_board(pos.board_key(), hand, depth);
+        self.path.enter_node(full, pos.board_key(), hand, depth);
         let mut children = Children::new();
         // Every check is looked up: its keys once, and all clusters asked for before the
         // first look-up so that their memory latencies overlap.
@@ -321,8 +320,7 @@ impl<'a> Search<'a> {
                     let ph = hands::proof_before_attack(pos, mv, ph);
                     let v = Value::proven(ph, Plies::new(1));
                     self.record(pos, depth, v, Some(mv), 1);
-                    self.path.leave(full);
-                    self.path.leave_board(pos.board_key());
+                    self.path.leave_node(full, pos.board_key());
                     return v;
                 }
                 v.pn = n;
@@ -334,8 +332,7 @@ impl<'a> Search<'a> {
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.inc());
                 self.record(pos, depth, v, Some(mv), 1);
-                self.path.leave(full);
-                self.path.leave_board(pos.board_key());
+                self.path.leave_node(full, pos.board_key());
                 return v;
             }
             children.push(Child { mv, v, q: None });
@@ -429,8 +426,7 @@ impl<'a> Search<'a> {
             let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
             children[best].v = v;
         };
-        self.path.leave(full);
-        self.path.leave_board(pos.board_key());
+        self.path.leave_node(full, pos.board_key());
         result
     }
 
@@ -511,12 +507,10 @@ impl<'a> Search<'a> {
             depth,
         };
         let full = pos.key();
-        self.path.enter(full, depth);
-        self.path.enter_board(pos.board_key(), hand, depth);
+        self.path.enter_node(full, pos.board_key(), hand, depth);
         let mut exp = Expansion::default();
         if let Some(v) = self.expand_and(&node, &mut exp) {
-            self.path.leave(full);
-            self.path.leave_board(pos.board_key());
+            self.path.leave_node(full, pos.board_key());
             return v;
         }
 
@@ -607,8 +601,7 @@ impl<'a> Search<'a> {
                 }
             }
         };
-        self.path.leave(full);
-        self.path.leave_board(pos.board_key());
+        self.path.leave_node(full, pos.board_key());
         result
     }
 
