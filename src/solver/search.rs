@@ -302,6 +302,7 @@ impl<'a> Search<'a> {
             .collect();
         for k in &keys {
             self.table.prefetch(self.table_key(k.0, depth + 1));
+            self.table.memo.prefetch(k.0 ^ k.1);
         }
         for (&mv, &k) in moves.iter().zip(&keys) {
             let (mut v, known) = self.lookup_child(k, child_budget, depth + 1);
@@ -624,6 +625,7 @@ impl<'a> Search<'a> {
             }
             let k = node.pos.keys_after(mv, self.attacker);
             self.table.prefetch(self.table_key(k.0, node.depth + 1));
+            self.table.memo.prefetch(k.0 ^ k.1);
             replies.push((mv, k));
         }
         self.leave_out_repeated(node, !replies.is_empty(), &mut drop_squares, exp);

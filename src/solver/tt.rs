@@ -53,6 +53,13 @@ fn zeroed<T: Copy>(n: usize, zero: T) -> Option<Vec<T>> {
     Some(vec![zero; n])
 }
 
+/// The first index from which elements of `size` bytes in a vector at address `addr` start
+/// on a 64-byte boundary (at most [`WAYS`] in: `addr` is a multiple of 8, and so are the
+/// sizes used here).
+fn aligned_start(addr: usize, size: usize) -> usize {
+    (0..WAYS).find(|i| (addr + i * size) % 64 == 0).unwrap_or(0)
+}
+
 /// Entries per cluster. A board reached with many different hands needs several entries, and
 /// proofs must not be crowded out by them, so clusters are wide; the keys sit together in one
 /// cache line. Eight rather than sixteen: a probe asks for every line of its cluster (keys
@@ -100,7 +107,7 @@ fn key_matches(keys: &[u64], key: u64) -> u32 {
 
 /// Asks the CPU to start loading the cache line holding `p` (a hint: it never faults).
 #[inline]
-fn prefetch_line(p: *const u8) {
+pub(crate) fn prefetch_line(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -150,6 +157,13 @@ pub(crate) struct Probe {
 pub(crate) struct Table {
     keys: Vec<u64>,
     entries: Vec<Entry>,
+    /// Clusters in the table.
+    clusters: usize,
+    /// Where the first cluster starts in `keys` and in `entries`: a few slots in, so that
+    /// each cluster's keys fill one cache line and its entries three, rather than straddling
+    /// two and four (the allocator aligns the vectors to 16 bytes only).
+    key_start: usize,
+    entry_start: usize,
     generation: u32,
     /// Whether a proof serves only the hand it was found with (see
     /// [`Table::set_exact_proofs`]).
@@ -171,14 +185,26 @@ impl Table {
     pub fn try_new(mib: usize) -> Result<Table, AllocError> {
         let bytes = mib.saturating_mul(1 << 20);
         let per_cluster = WAYS * (8 + std::mem::size_of::<Entry>());
-        let n = (bytes / per_cluster).max(1);
+        // One cluster of the size goes to the room for the alignment below.
+        let n = (bytes / per_cluster).saturating_sub(1).max(1);
         let error = AllocError {
             requested: n.saturating_mul(per_cluster),
         };
-        let slots = n.checked_mul(WAYS).ok_or(error)?;
+        // Room for the cache-line alignment of the first cluster.
+        let slots = n
+            .checked_mul(WAYS)
+            .and_then(|s| s.checked_add(WAYS))
+            .ok_or(error)?;
+        let keys = zeroed(slots, 0u64).ok_or(error)?;
+        let entries = zeroed(slots, [0u32; 6]).ok_or(error)?;
+        let key_start = aligned_start(keys.as_ptr() as usize, 8);
+        let entry_start = aligned_start(entries.as_ptr() as usize, std::mem::size_of::<Entry>());
         Ok(Table {
-            keys: zeroed(slots, 0u64).ok_or(error)?,
-            entries: zeroed(slots, [0u32; 6]).ok_or(error)?,
+            keys,
+            entries,
+            clusters: n,
+            key_start,
+            entry_start,
             generation: 1,
             exact_proofs: false,
             memo: Memo::for_table(bytes),
@@ -233,8 +259,19 @@ impl Table {
     /// First slot of the cluster of `key`.
     #[inline]
     fn base(&self, key: u64) -> usize {
-        let clusters = self.keys.len() / WAYS;
-        (((key as u128 * clusters as u128) >> 64) as usize) * WAYS
+        (((key as u128 * self.clusters as u128) >> 64) as usize) * WAYS
+    }
+
+    /// The keys of the cluster that starts at slot `base`.
+    #[inline]
+    fn cluster_keys(&self, base: usize) -> &[u64] {
+        &self.keys[self.key_start + base..self.key_start + base + WAYS]
+    }
+
+    /// The index in `entries` of slot `slot`.
+    #[inline]
+    fn entry_index(&self, slot: usize) -> usize {
+        self.entry_start + slot
     }
 
     /// Starts loading the cluster of `key` into the cache, keys and entries, so that the
@@ -245,8 +282,9 @@ impl Table {
         // The keys, and the entries too, all of them (which one a probe reads is known only
         // from the keys): a hit's entry is otherwise a second miss after the keys', and a
         // store reads every entry of the cluster to choose what to replace.
-        prefetch_lines(&self.keys[base..base + WAYS]);
-        prefetch_lines(&self.entries[base..base + WAYS]);
+        prefetch_lines(self.cluster_keys(base));
+        let e = self.entry_index(base);
+        prefetch_lines(&self.entries[e..e + WAYS]);
     }
 
     /// Looks up the board `key` with the attacker's `hand`, for a search that allows at most
@@ -257,7 +295,7 @@ impl Table {
         // numbers orders them as `Plies` does.
         let budget = budget.to_raw();
         let base = self.base(key);
-        let keys = &self.keys[base..base + WAYS];
+        let keys = self.cluster_keys(base);
         let mut exact: Option<&Entry> = None;
         // Among proofs that apply, the shortest: mate lengths then only shrink as proofs are
         // added, which keeps the lengths along a walked line decreasing.
@@ -268,7 +306,7 @@ impl Table {
         while matches != 0 {
             let i = matches.trailing_zeros() as usize;
             matches &= matches - 1;
-            let e = &self.entries[base + i];
+            let e = &self.entries[self.entry_index(base + i)];
             if e[GENERATION] != self.generation {
                 continue;
             }
@@ -363,14 +401,15 @@ impl Table {
         let class = |e: &Entry| (e[PN] == 0) as u8 | ((e[DN] == 0) as u8) << 1;
         let new_class = class(&new);
         let mut victim = None;
-        let mut matches = key_matches(&self.keys[base..base + WAYS], key);
+        let mut matches = key_matches(self.cluster_keys(base), key);
         while matches != 0 {
             let i = matches.trailing_zeros() as usize;
             matches &= matches - 1;
-            if self.entries[base + i][GENERATION] != generation {
+            let ei = self.entry_index(base + i);
+            if self.entries[ei][GENERATION] != generation {
                 continue;
             }
-            let e = &mut self.entries[base + i];
+            let e = &mut self.entries[ei];
             let eh = hand_of(e);
             let old_len = len_of(e);
             // Same hand and same kind of entry: keep the better of the two.
@@ -424,7 +463,7 @@ impl Table {
                 let mut best_i = 0;
                 let mut best_score = u64::MAX;
                 for i in 0..WAYS {
-                    let e = &self.entries[base + i];
+                    let e = &self.entries[self.entry_index(base + i)];
                     let score = if e[GENERATION] != generation {
                         0
                     } else {
@@ -438,8 +477,9 @@ impl Table {
                 best_i
             }
         };
-        self.keys[base + slot] = key;
-        self.entries[base + slot] = new;
+        self.keys[self.key_start + base + slot] = key;
+        let ei = self.entry_index(base + slot);
+        self.entries[ei] = new;
     }
 
     /// Fraction of entries in use by this search, estimated from the first clusters.
