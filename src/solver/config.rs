@@ -91,7 +91,8 @@ impl SolverConfig {
     /// Transposition table size in MiB (at least one cluster). The table never grows past it;
     /// when full, entries with the least search work behind them are replaced first.
     ///
-    /// Memory: the table takes this much, allocated by [`Solver::new`](super::Solver::new) (or
+    /// Memory: the table takes this much (and 224 bytes to align its clusters to cache
+    /// lines), allocated by [`Solver::new`](super::Solver::new) (or
     /// [`Solver::try_new`](super::Solver::try_new), which returns an
     /// [`AllocError`](super::AllocError) when it cannot be had) and touched as it fills. A
     /// search takes besides at most a sixteenth of it for the path-dependent repetition

@@ -78,7 +78,7 @@ fn advise_huge_pages<T>(v: &[T]) {
 fn advise_huge_pages<T>(_: &[T]) {}
 
 /// The first index from which elements of `size` bytes in a vector at address `addr` start
-/// on a 64-byte boundary (at most [`WAYS`] in: `addr` is a multiple of 8, and so are the
+/// on a 64-byte boundary (fewer than [`WAYS`] in: `addr` is a multiple of 8, and so are the
 /// sizes used here).
 fn aligned_start(addr: usize, size: usize) -> usize {
     (0..WAYS).find(|i| (addr + i * size) % 64 == 0).unwrap_or(0)
@@ -209,15 +209,16 @@ impl Table {
     pub fn try_new(mib: usize) -> Result<Table, AllocError> {
         let bytes = mib.saturating_mul(1 << 20);
         let per_cluster = WAYS * (8 + std::mem::size_of::<Entry>());
-        // One cluster of the size goes to the room for the alignment below.
-        let n = (bytes / per_cluster).saturating_sub(1).max(1);
+        let n = (bytes / per_cluster).max(1);
         let error = AllocError {
             requested: n.saturating_mul(per_cluster),
         };
-        // Room for the cache-line alignment of the first cluster.
+        // Room for the cache-line alignment of the first cluster (224 bytes more than the
+        // size asked for: taken from it, one cluster fewer, the clusters' keys would map to
+        // other slots, and a search's nodes should not change with its speed).
         let slots = n
             .checked_mul(WAYS)
-            .and_then(|s| s.checked_add(WAYS))
+            .and_then(|s| s.checked_add(WAYS - 1))
             .ok_or(error)?;
         let keys = zeroed(slots, 0u64).ok_or(error)?;
         let entries = zeroed(slots, [0u32; 6]).ok_or(error)?;
@@ -695,7 +696,8 @@ mod tests {
     fn never_grows_and_replaces() {
         let mut t = Table::new(1);
         let size = t.size_bytes();
-        assert!(size <= 1 << 20);
+        // The size asked for, and the room for aligning the clusters to cache lines.
+        assert!(size <= (1 << 20) + (WAYS - 1) * (8 + std::mem::size_of::<Entry>()));
         for k in 0..200_000u64 {
             t.store(
                 k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
