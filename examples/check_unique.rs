@@ -72,6 +72,11 @@ struct Args {
     /// core.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Map the table's memory (with huge pages where the system gives them) before the first
+    /// problem: about 2 s per GiB, and a tenth less time in every search after; `auto` does
+    /// it for inputs of at least 32 problems per job.
+    #[arg(long, value_enum, default_value_t = common::Prefault::Auto)]
+    prefault: common::Prefault,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -391,7 +396,8 @@ fn main() -> ExitCode {
     .strict_check(args.strict)
     .check_variations(args.variations);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
-    let init = || common::new_solver(&config, search_progress, false);
+    let prefault = args.prefault.wanted(problems.len(), jobs);
+    let init = || common::new_solver(&config, search_progress, false, prefault);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => check_one(&args, outputs.any(), solver, p),
         Err(e) => Err(e.clone()),

@@ -64,6 +64,11 @@ struct Args {
     /// core.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Map the table's memory (with huge pages where the system gives them) before the first
+    /// problem: about 2 s per GiB, and a tenth less time in every search after; `auto` does
+    /// it for inputs of at least 32 problems per job.
+    #[arg(long, value_enum, default_value_t = common::Prefault::Auto)]
+    prefault: common::Prefault,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -234,7 +239,8 @@ fn main() -> ExitCode {
     );
     // Per-search progress only with one job: several would interleave.
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
-    let init = || common::new_solver(&config, search_progress, true);
+    let prefault = args.prefault.wanted(problems.len(), jobs);
+    let init = || common::new_solver(&config, search_progress, true, prefault);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => solve_one(&args, solver, p),
         Err(e) => Err(e.clone()),

@@ -27,14 +27,47 @@ pub fn solver_config(
         .time_limit(time.map(Duration::from_secs_f64))
 }
 
+/// When to map the table's memory before the first problem (`Solver::prefault`, with huge
+/// pages where the system gives them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Prefault {
+    /// When each job has at least 32 problems ([`AUTO_PREFAULT_PROBLEMS`]).
+    Auto,
+    /// Before the first problem, always.
+    Always,
+    /// Never: the pages are mapped as the searches touch them.
+    Never,
+}
+
+/// Problems per job from which `--prefault auto` maps the table first. Mapping it costs about
+/// 2.2 s per GiB here (0.66 s for 256 MiB) and saves about a tenth of each search's time (the
+/// 300 random mates, 256 MiB: 103.6 s -> 93.9 s); one short problem would only pay for it.
+pub const AUTO_PREFAULT_PROBLEMS: usize = 32;
+
+impl Prefault {
+    /// Whether to map the table for `problems` problems shared by `jobs` jobs.
+    pub fn wanted(self, problems: usize, jobs: usize) -> bool {
+        match self {
+            Prefault::Auto => problems / jobs.max(1) >= AUTO_PREFAULT_PROBLEMS,
+            Prefault::Always => true,
+            Prefault::Never => false,
+        }
+    }
+}
+
 /// A solver with `config`; with `progress`, it reports each search's progress on standard
-/// error once a second (with the root's proof numbers when `root_numbers`).
+/// error once a second (with the root's proof numbers when `root_numbers`); with `prefault`,
+/// its table mapped now.
 pub fn new_solver(
     config: &tsume::SolverConfig,
     progress: bool,
     root_numbers: bool,
+    prefault: bool,
 ) -> tsume::Solver {
     let mut solver = tsume::Solver::new(config.clone());
+    if prefault {
+        solver.prefault();
+    }
     if progress {
         solver.set_progress(move |p| {
             let root = if root_numbers {
