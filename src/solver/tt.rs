@@ -693,6 +693,24 @@ mod tests {
     }
 
     #[test]
+    fn clusters_start_on_cache_lines() {
+        for addr in (0..64).step_by(8) {
+            for size in [8, std::mem::size_of::<Entry>()] {
+                let i = aligned_start(addr, size);
+                assert!(i < WAYS);
+                assert_eq!((addr + i * size) % 64, 0, "addr {addr}, size {size}");
+            }
+        }
+        let t = Table::new(1);
+        for key in [0u64, 42, u64::MAX / 3, u64::MAX] {
+            let base = t.base(key);
+            assert_eq!(t.cluster_keys(base).as_ptr() as usize % 64, 0);
+            let e = &t.entries[t.entry_index(base)..t.entry_index(base) + WAYS];
+            assert_eq!(e.as_ptr() as usize % 64, 0);
+        }
+    }
+
+    #[test]
     fn never_grows_and_replaces() {
         let mut t = Table::new(1);
         let size = t.size_bytes();
