@@ -65,8 +65,8 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Map the table's memory (with huge pages where the system gives them) before the first
-    /// problem: about 2 s per GiB, and a tenth less time in every search after; `auto` does
-    /// it for inputs of at least 32 problems per job.
+    /// problem: about 2 s per GiB, then about a tenth less time on long searches and suites;
+    /// `auto` does it for inputs of at least 32 problems per job.
     #[arg(long, value_enum, default_value_t = common::Prefault::Auto)]
     prefault: common::Prefault,
     #[command(flatten)]

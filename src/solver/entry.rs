@@ -90,8 +90,8 @@ impl Solver {
     /// transparent huge pages for the table (where the system allows them for programs that
     /// ask): the search's random look-ups then miss the TLB far less often (about 12 % less
     /// time on long searches), and the cost is paid here, in clearing the table's memory
-    /// (1.5-3 s per GiB of a fresh table on this project's virtual machines, 0.65 s with
-    /// small pages). What the table holds is kept.
+    /// (2.2 s per GiB of a fresh table where it was measured, 0.65 s with small pages). What
+    /// the table holds is kept.
     ///
     /// ```
     /// use tsume::{Position, Solver, SolverConfig};

@@ -59,13 +59,13 @@ impl Memo {
         key as usize & (self.slots.len() - 1)
     }
 
-    /// The number remembered for the position of `key`, if any.
     /// Starts loading the slot of `key` into the cache (a hint: nothing is read).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        super::tt::prefetch_line(self.slots[self.slot(key)..].as_ptr().cast());
+        super::tt::prefetch_line((&self.slots[self.slot(key)] as *const u64).cast());
     }
 
+    /// The number remembered for the position of `key`, if any.
     #[inline]
     pub fn get(&self, key: u64) -> Option<PnDn> {
         let s = self.slots[self.slot(key)];

@@ -142,6 +142,15 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Starts loading what the look-up of a child with keys `k` at `ply` reads: its
+    /// table cluster and its slot of the memo of initial numbers (a new child's), so that
+    /// the latencies of a node's children overlap.
+    #[inline]
+    fn prefetch_child(&self, k: ChildKeys, ply: u32) {
+        self.table.prefetch(self.table_key(k.0, ply));
+        self.table.memo.prefetch(k.0 ^ k.1);
+    }
+
     /// Adds nodes searched elsewhere (another table) to this search's count and limits.
     pub fn add_nodes(&mut self, n: u64) {
         self.monitor.add_nodes(n, self.table);
@@ -300,9 +309,8 @@ impl<'a> Search<'a> {
             .iter()
             .map(|&mv| pos.keys_after(mv, self.attacker))
             .collect();
-        for k in &keys {
-            self.table.prefetch(self.table_key(k.0, depth + 1));
-            self.table.memo.prefetch(k.0 ^ k.1);
+        for &k in &keys {
+            self.prefetch_child(k, depth + 1);
         }
         for (&mv, &k) in moves.iter().zip(&keys) {
             let (mut v, known) = self.lookup_child(k, child_budget, depth + 1);
@@ -624,8 +632,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let k = node.pos.keys_after(mv, self.attacker);
-            self.table.prefetch(self.table_key(k.0, node.depth + 1));
-            self.table.memo.prefetch(k.0 ^ k.1);
+            self.prefetch_child(k, node.depth + 1);
             replies.push((mv, k));
         }
         self.leave_out_repeated(node, !replies.is_empty(), &mut drop_squares, exp);
