@@ -2,7 +2,10 @@
 //! answer (default settings: the first proof, the length proof and the line walk), then
 //! shtsume's and KomoringHeights' (through the wrappers of `../shared/peers/`), one search
 //! at a time, one thread each, the same table size; medians of `--runs` times, nodes beside
-//! seconds, and the ratio ours / peer.
+//! seconds, and the ratio ours / peer. Beside ours, the nodes of our first proof
+//! (`Stats::first_proof_nodes`, before the length is shortened and the line walked), and
+//! their ratio to each peer's nodes: what a solver that stops at its first proof compares
+//! with.
 //!
 //! ```text
 //! export PEERS_DIR=$HOME/peers          # see ../shared/peers/README.md to build them
@@ -69,6 +72,8 @@ struct Answer {
     proven: Option<bool>,
     seconds: f64,
     nodes: Option<u64>,
+    /// Ours: nodes when the first proof was complete (`Stats::first_proof_nodes`).
+    first_proof: Option<u64>,
 }
 
 fn median(mut times: Vec<f64>) -> f64 {
@@ -100,6 +105,7 @@ fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
         proven,
         seconds: median(times),
         nodes: Some(sol.stats.nodes),
+        first_proof: sol.stats.first_proof_nodes,
     }
 }
 
@@ -151,6 +157,7 @@ fn peer(args: &Args, script: &str, sfen: &str) -> Result<Answer, String> {
         proven: None,
         seconds: median(times),
         nodes,
+        first_proof: None,
     })
 }
 
@@ -197,11 +204,13 @@ fn main() {
             .time_limit(Some(Duration::from_secs_f64(args.time))),
     );
     solver.prefault();
-    let mut header = "| problem | ours | s | nodes |".to_string();
-    let mut rule = "|---|---|---|---|".to_string();
+    let mut header = "| problem | ours | s | nodes | first proof |".to_string();
+    let mut rule = "|---|---|---|---|---|".to_string();
     for p in &peers {
-        header.push_str(&format!(" {p} | s | nodes | ours/{p} |"));
-        rule.push_str("---|---|---|---|");
+        header.push_str(&format!(
+            " {p} | s | nodes | ours/{p} | first proof / {p} nodes |"
+        ));
+        rule.push_str("---|---|---|---|---|");
     }
     if !args.totals {
         println!("{header}\n{rule}");
@@ -223,7 +232,8 @@ fn main() {
         let sfen = position.to_sfen();
         let mine = ours(&mut solver, &position, args.runs.max(1));
         sums[0].add(&mine, mine.length);
-        let mut row = format!("| {name} | {} |", cells(&mine));
+        let first = mine.first_proof.map_or("-".to_string(), |n| n.to_string());
+        let mut row = format!("| {name} | {} | {first} |", cells(&mine));
         for p in &peers {
             let script = if *p == "shtsume" {
                 "shtsume_solve.sh"
@@ -243,8 +253,12 @@ fn main() {
                             mine.length, mine.proven, a.length, a.verdict
                         );
                     }
+                    let first_ratio = match (mine.first_proof, a.nodes) {
+                        (Some(f), Some(n)) if n > 0 => format!("{:.2}", f as f64 / n as f64),
+                        _ => "-".to_string(),
+                    };
                     row.push_str(&format!(
-                        " {} | {:.2} |",
+                        " {} | {:.2} | {first_ratio} |",
                         cells(&a),
                         mine.seconds / a.seconds.max(1e-3)
                     ))

@@ -187,6 +187,14 @@ fn human(args: &Args, p: &Problem, pos: &Position, ply: Option<usize>, sol: &Sol
         st.nodes_per_second(),
         st.table_fill * 100.0
     ));
+    if let (Outcome::Mate(_), Some(n), Some(t)) =
+        (&sol.outcome, st.first_proof_nodes, st.first_proof_time)
+    {
+        s.push_str(&format!(
+            "first proof: nodes {n} time {:.3} s\n",
+            t.as_secs_f64()
+        ));
+    }
     s.push('\n');
     s
 }

@@ -22,6 +22,7 @@
 //! | `shortest_proven`, `exact` | bool | mate: see [`MateLine`] |
 //! | `reason` | string | unknown: why the search stopped |
 //! | `nodes`, `time_ms`, `nps` | integers | search counters |
+//! | `first_proof_nodes`, `first_proof_ms` | integers | when the first proof (mate or no mate) was complete, before the length was shortened and the line walked ([`Stats::first_proof_nodes`]); absent when there was none |
 //!
 //! ## `check_unique --json`: one [`CheckRecord`] per problem
 //!
@@ -116,7 +117,8 @@ impl Serialize for MateLine {
     }
 }
 
-/// `nodes`, `time_ms`, `nps`, `table_fill`.
+/// `nodes`, `time_ms`, `nps`, `table_fill`, and `first_proof_nodes`, `first_proof_ms` when
+/// there was a first proof.
 impl Serialize for Stats {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
@@ -125,12 +127,18 @@ impl Serialize for Stats {
             time_ms: u64,
             nps: u64,
             table_fill: f64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            first_proof_nodes: Option<u64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            first_proof_ms: Option<u64>,
         }
         StatsJson {
             nodes: self.nodes,
             time_ms: self.elapsed.as_millis() as u64,
             nps: self.nodes_per_second(),
             table_fill: self.table_fill,
+            first_proof_nodes: self.first_proof_nodes,
+            first_proof_ms: self.first_proof_time.map(|t| t.as_millis() as u64),
         }
         .serialize(s)
     }
@@ -156,6 +164,10 @@ struct SolutionJson<'a> {
     nodes: u64,
     time_ms: u64,
     nps: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_proof_nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_proof_ms: Option<u64>,
 }
 
 /// The solve object without `sfen` / `file` / `line` (see the module docs).
@@ -175,6 +187,8 @@ impl Serialize for Solution {
             nodes: st.nodes,
             time_ms: st.elapsed.as_millis() as u64,
             nps: st.nodes_per_second(),
+            first_proof_nodes: st.first_proof_nodes,
+            first_proof_ms: st.first_proof_time.map(|t| t.as_millis() as u64),
         };
         match &self.outcome {
             Outcome::Mate(l) => {

@@ -502,11 +502,16 @@ fn json_records_have_the_documented_keys() {
     assert_eq!(v["line_length"], 3);
     assert_eq!(v["line_is_main"], true);
     assert_eq!(v["hand_left"], "");
+    let first = v["first_proof_nodes"].as_u64().unwrap();
+    assert!(first >= 1 && first <= v["nodes"].as_u64().unwrap());
+    assert!(v["first_proof_ms"].as_u64().unwrap() <= v["time_ms"].as_u64().unwrap());
     assert_eq!(
         keys(v),
         [
             "exact",
             "file",
+            "first_proof_ms",
+            "first_proof_nodes",
             "hand_left",
             "length",
             "line",

@@ -1303,6 +1303,33 @@ fn node_limit_stops_the_search() {
 }
 
 #[test]
+fn first_proof_nodes_count_the_first_proof_only() {
+    // A search cut by its limit has no first proof.
+    let p = find_long(KOTOBUKI);
+    let sol = solver(16, 1000).solve(&p.position());
+    assert_eq!(sol.stats.first_proof_nodes, None);
+    assert_eq!(sol.stats.first_proof_time, None);
+    // A mate: the first proof, then the length proof and the walk, which cost nodes of their own.
+    let pos = Position::from_sfen(
+        "lR3G1nl/6kb1/2gp3p1/2s1p1P2/p4N2p/P3PpR2/1PPP1P2P/2G1K2s1/LN6L b SN2Pbgs2p 1",
+    )
+    .unwrap();
+    let sol = Solver::new(SolverConfig::new().hash_mib(16)).solve(&pos);
+    let Outcome::Mate(line) = &sol.outcome else {
+        panic!("a mate in 9: {:?}", sol.outcome);
+    };
+    assert_eq!(line.length(), 9);
+    let first = sol.stats.first_proof_nodes.expect("a first proof");
+    assert!(first < sol.stats.nodes, "{first} of {}", sol.stats.nodes);
+    assert!(sol.stats.first_proof_time.unwrap() <= sol.stats.elapsed);
+    // No mate: the first proof is the answer.
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b P 1").unwrap();
+    let sol = Solver::new(SolverConfig::new().hash_mib(16)).solve(&pos);
+    assert_eq!(sol.outcome, Outcome::NoMate);
+    assert_eq!(sol.stats.first_proof_nodes, Some(sol.stats.nodes));
+}
+
+#[test]
 fn time_limit_stops_the_search() {
     let p = find_long(MICROCOSMOS);
     let mut s = Solver::new(

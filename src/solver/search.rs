@@ -70,6 +70,9 @@ pub(crate) struct Search<'a> {
     /// Whether table entries are kept apart by the ply of their node (see
     /// [`Search::key_by_depth`]).
     by_depth: bool,
+    /// Nodes and time when the root's first proof or disproof was complete
+    /// ([`Stats::first_proof_nodes`]).
+    first_proof: Option<(u64, Duration)>,
 }
 
 impl<'a> Search<'a> {
@@ -77,6 +80,7 @@ impl<'a> Search<'a> {
         Search {
             path: Path::new(table.size_bytes()),
             by_depth: false,
+            first_proof: None,
             table,
             attacker,
             monitor: Monitor::new(limits),
@@ -101,6 +105,11 @@ impl<'a> Search<'a> {
 
     pub fn elapsed(&self) -> Duration {
         self.monitor.elapsed()
+    }
+
+    /// Notes that the root's first proof (or disproof) is complete, for [`Search::stats`].
+    pub fn mark_first_proof(&mut self) {
+        self.first_proof = Some((self.nodes(), self.elapsed()));
     }
 
     #[inline]
@@ -1054,6 +1063,8 @@ impl<'a> Search<'a> {
             elapsed: self.elapsed(),
             table_fill: self.table.fill(),
             table_bytes: self.table.size_bytes(),
+            first_proof_nodes: self.first_proof.map(|f| f.0),
+            first_proof_time: self.first_proof.map(|f| f.1),
         }
     }
 }

@@ -77,6 +77,9 @@ pub(crate) fn outcome(
     shortcuts: bool,
 ) -> Outcome {
     let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
+    if search.aborted().is_none() && (v.pn == 0 || v.dn == 0) {
+        search.mark_first_proof();
+    }
     if let Some(reason) = search.aborted() {
         Outcome::Unknown(reason)
     } else if v.pn == 0 {
