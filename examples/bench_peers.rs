@@ -10,7 +10,8 @@
 //! ```text
 //! export PEERS_DIR=$HOME/peers          # see ../shared/peers/README.md to build them
 //! cargo run --release --example bench_peers -- [--runs 3] [--hash-mb 1024] [--time 60]
-//!     [--only NAME[,NAME...]] [--peers shtsume,komoring] [--wrappers ../shared/peers] [FILE]
+//!     [--only NAME[,NAME...]] [--peers shtsume,komoring] [--wrappers ../shared/peers]
+//!     [--shortest-nodes N] [FILE]
 //! ```
 //!
 //! With `--totals`, one row per engine for the whole file instead (for a suite such as
@@ -47,6 +48,10 @@ struct Args {
     /// Runs per engine and problem; the median time is shown.
     #[arg(long, default_value_t = 3)]
     runs: usize,
+    /// Ours: nodes allowed after the first proof for proving the length shortest and walking
+    /// the line (`SolverConfig::shortest_node_limit`; default: the library's).
+    #[arg(long = "shortest-nodes")]
+    shortest_nodes: Option<u64>,
     /// Also run problems whose length is not stated.
     #[arg(long)]
     all: bool,
@@ -201,7 +206,8 @@ fn main() {
     let mut solver = Solver::new(
         SolverConfig::new()
             .hash_mib(args.hash_mb)
-            .time_limit(Some(Duration::from_secs_f64(args.time))),
+            .time_limit(Some(Duration::from_secs_f64(args.time)))
+            .shortest_node_limit(args.shortest_nodes),
     );
     solver.prefault();
     let mut header = "| problem | ours | s | nodes | first proof |".to_string();

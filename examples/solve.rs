@@ -44,8 +44,7 @@ struct Args {
     hash_mb: usize,
     /// Nodes allowed after the first proof for proving the length shortest and walking the
     /// line (default: as many as the first proof took, at least
-    /// SolverConfig::MIN_SHORTEST_NODES, or SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES for a
-    /// first proof of at most 127 plies).
+    /// SolverConfig::MIN_SHORTEST_NODES = 10,000,000; 1 for the first verified mate at once).
     #[arg(long = "shortest-nodes")]
     shortest_nodes: Option<u64>,
     /// One JSON object per problem per line.

@@ -659,7 +659,6 @@ impl Checker<'_, '_> {
             Allowance {
                 stop_at,
                 share: self.cap,
-                short_floor: 0,
                 top_down: None,
                 grow: false,
             },
@@ -1122,7 +1121,6 @@ impl Checker<'_, '_> {
                     Allowance {
                         stop_at,
                         share,
-                        short_floor: 0,
                         top_down: None,
                         grow: false,
                     },

@@ -52,16 +52,13 @@ impl SolverConfig {
     pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
     /// The least automatic allowance for the shortest-mate work (when
     /// [`SolverConfig::shortest_node_limit`] is `None` it is as many nodes as the first proof
-    /// took, and at least this many: short problems prove their length within it).
-    pub const MIN_SHORTEST_NODES: u64 = 200_000;
-    /// The least automatic allowance when the first proof is at most 127 plies long, or once
-    /// a search for a shorter mate gets it that short (a short mate, or one whose first proof
-    /// wastes plies: random mates in 11 have had first proofs of 67, mates in 23 of 445):
-    /// proving a short mate minimal means refuting every shorter budget in turn,
-    /// which can cost far more than a first proof that came quickly. On the random suite
-    /// (`problems/random.sfen`, mates of 1-25 plies) 200,000 left 9 of the first 74 unproven,
-    /// 2,000,000 four and 4,000,000 one (benches/README.md, "Proving short mates").
-    pub const MIN_SHORT_MATE_SHORTEST_NODES: u64 = 4_000_000;
+    /// took, and at least this many). Chosen from measurements (benches/README.md, "Proven
+    /// shortest by default"): it proves 寿 (611 plies, about 10 M nodes after a first proof of
+    /// 0.13 M), Astral Traveler (579, 5.3 M after 0.68 M), ACTの夢 (467) and Astral390 (189)
+    /// minimal, and nearly every random mate of 1-25 plies of `problems/random.sfen`, whose
+    /// first proofs can be far longer than the shortest mate (67 plies for a mate in 11) and
+    /// whose proofs of minimality refute every shorter budget in turn.
+    pub const MIN_SHORTEST_NODES: u64 = 10_000_000;
     /// The least automatic share of one checker question (when
     /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution
     /// took, and at least this many).
@@ -135,20 +132,17 @@ impl SolverConfig {
     /// Nodes allowed, after the first proof, for proving the mate length minimal and for
     /// walking the main line (each "is there a mate in N-2?" search and each decision of the
     /// walk draws on them). `None` (the default): as many as the first proof took, and at
-    /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES), or
-    /// [`MIN_SHORT_MATE_SHORTEST_NODES`](Self::MIN_SHORT_MATE_SHORTEST_NODES) when the first
-    /// proof (or a shorter mate found after it) is at most 127 plies long. Each search from
-    /// the root gets a share of them (an eighth of an allowance given here, a sixteenth of
-    /// the default one, at least 500,000 nodes after a first proof of at most 127 plies);
-    /// with the default allowance the work stops
-    /// when one runs out and the line cannot be tightened, so that a length that cannot be
-    /// proven costs little, while an allowance given here is used to the end: the search that
-    /// ran out goes on with twice the share, from what the table holds (寿, 611 plies, is
-    /// proven shortest with 40 M nodes this way, in 25 M). With the default allowance the
-    /// line walk gets what is left of it, but no more than a quarter of the first proof's
-    /// nodes (and no less than 1,000,000 of those left). When they run out the mate is
-    /// still reported with its proven length, [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false. The node and
-    /// time limits apply on top.
+    /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES). Each search from the root
+    /// starts with an eighth of them, and one that runs out (when the line cannot be
+    /// tightened instead) goes on with twice the share, from what the table holds, until
+    /// the allowance is spent: a length that cannot be proven costs the whole allowance.
+    /// With the default allowance the line walk gets what is left of it, but no more than a
+    /// quarter of the first proof's nodes (and no less than 1,000,000 of those left). When
+    /// they run out the mate is still reported with its proven length,
+    /// [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false: a caller who
+    /// wants the first verified mate at once passes a small allowance (`Some(1)`), or a time
+    /// limit, which ends the work with the mate found so far. The node and time limits apply
+    /// on top.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
         self.shortest_node_limit = nodes;
         self

@@ -8,8 +8,7 @@ pub(crate) const EXHAUSTIVE_PLIES: u16 = 41;
 
 /// The longest mate (a first proof's, or a shorter one found after it) whose length is
 /// searched from the bottom up (1, 3, 5, ... plies, each proven empty before the next; after
-/// the searches from the top when the first proof was costly, see `shortest.rs`), with
-/// the larger least allowance for it (`SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES`). Random mates of at most
+/// the searches from the top when the first proof was costly, see `shortest.rs`). Random mates of at most
 /// 25 plies can have first proofs of 67; the long problems' first proofs (寿 629 for 611,
 /// Astral390 189) would need hundreds of refutations from the bottom, each a little costlier
 /// than the one before (寿's first forty take about 4,000 nodes each; at 30 M nodes it gets to

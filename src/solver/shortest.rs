@@ -30,13 +30,6 @@ const REFINE_OTHER_NODES: u64 = 30;
 /// bound after the allowance is spent.
 const SHARES: u64 = 8;
 
-/// With the default allowance (as many nodes as the first proof), each search from the root
-/// may take a sixteenth of it rather than an eighth. On the long problems whose length is not
-/// proven (Astral Traveler, ACTの夢, 寿, Astral390) the last such search runs out either way
-/// and an eighth is only spent; 橋本587's search that finds no mate in 585 takes 249 k nodes,
-/// under a sixteenth of its 5.26 M (benches/README.md, "The searches from the top").
-const DEFAULT_SHARES: u64 = 16;
-
 /// The least share of one search for a shorter mate, so that short problems with a tiny first
 /// proof still get enough nodes to show there is no mate two plies sooner.
 const MIN_SHARE: u64 = 50_000;
@@ -117,24 +110,13 @@ pub(crate) fn main_line(
     alternatives: bool,
     shortcuts: bool,
 ) -> Outcome {
-    // The least allowance is larger for a mate short enough to be proven from the bottom
-    // up (a first proof, or one found from the top, of at most `BOTTOM_UP_PLIES`): `shorten`
-    // raises it when the mate gets that short.
     let start = search.nodes();
     let allowance = shortest_nodes.unwrap_or(start.max(SolverConfig::MIN_SHORTEST_NODES));
-    let short_floor = match shortest_nodes {
-        None => SolverConfig::MIN_SHORT_MATE_SHORTEST_NODES,
-        Some(_) => 0,
-    };
     let stop_at = start.saturating_add(allowance);
-    // Each search for a shorter mate gets a share of the allowance: the last one, which
-    // must show there is none, is the hard one for long problems, and a share keeps its
-    // cost in proportion.
-    let parts = match shortest_nodes {
-        None => DEFAULT_SHARES,
-        Some(_) => SHARES,
-    };
-    let share = (allowance / parts).max(MIN_SHARE);
+    // Each search for a shorter mate starts with a share of the allowance (the last one,
+    // which must show there is none, is the hard one for long problems), and one that runs
+    // out goes on with twice as much while the allowance lasts.
+    let share = (allowance / SHARES).max(MIN_SHARE);
     // A line of the first proof, walked from the table while nothing has run out yet (a
     // few nodes): the answer if a limit runs out before the line can be walked at the end.
     let first = line::quick_line(search, pos, &[], len);
@@ -147,14 +129,11 @@ pub(crate) fn main_line(
         Allowance {
             stop_at,
             share,
-            short_floor,
             top_down: (start >= TOP_DOWN_FIRST_PROOF).then(|| start.saturating_add(start / 2)),
-            grow: shortest_nodes.is_some(),
+            grow: true,
         },
         shortcuts,
     );
-    let stop_at = short.stop_at;
-    let allowance = stop_at.saturating_sub(start);
     let (mut bound, minimal) = (short.len, short.minimal);
     // The walk's decisions search at length with what is left of the allowance (with the
     // default allowance, at most a `WALK_PART` of the first proof's nodes); a global
@@ -225,9 +204,6 @@ pub(crate) struct Shortened {
     /// cannot be walked again afterwards. Its length can exceed `len` (walked before the
     /// last shortening, or showing a futile interposition past its bound).
     pub line: Option<WalkedLine>,
-    /// The node count its searches stopped at (raised from the one it was given when the
-    /// mate got short enough for the larger least allowance).
-    pub stop_at: u64,
 }
 
 /// The nodes [`shorten`] may spend.
@@ -236,10 +212,6 @@ pub(crate) struct Allowance {
     pub stop_at: u64,
     /// The nodes each search from the top may take.
     pub share: u64,
-    /// The least number of nodes, counted from the start of [`shorten`], that it may take
-    /// once the mate is short enough to be proven from the bottom up ([`BOTTOM_UP_PLIES`]):
-    /// `stop_at` and `share` are raised to it then. 0: no such floor.
-    pub short_floor: u64,
     /// For a mate short enough for the ladder ([`BOTTOM_UP_PLIES`]): first the searches
     /// from the top, each allowed this many nodes (at least a share), until one runs out or
     /// finds its shorter mate only after more than a [`TOP_DOWN_STEP_PART`]th of a share;
@@ -267,11 +239,9 @@ pub(crate) fn shorten(
     let may_refine = refine;
     let depth = path.len() as u32;
     let shortest = if kind == NodeKind::Or { 1 } else { 0 };
-    let start = search.nodes();
     let Allowance {
-        mut stop_at,
+        stop_at,
         mut share,
-        short_floor,
         top_down,
         grow,
     } = allowance;
@@ -280,20 +250,15 @@ pub(crate) fn shorten(
     // The budgets below `refuted` are proven to have no mate.
     let mut refuted = shortest;
     let mut bottom_up = false;
-    // The mate is short enough for the larger allowance and the ladder.
-    let mut floored = false;
+    // The mate is short enough for the ladder.
+    let mut short = false;
     // Go up the ladder next (from the top it is too hard, or it was never to be tried).
     let mut ladder = false;
     loop {
         // Once the mate is short enough, the budgets from the bottom up (see
-        // `refute_from_bottom`), with the larger least allowance from then on.
-        if !floored && len <= BOTTOM_UP_PLIES {
-            floored = true;
-            let floor_at = start.saturating_add(short_floor);
-            if floor_at > stop_at {
-                stop_at = floor_at;
-                share = share.max(short_floor / SHARES);
-            }
+        // `refute_from_bottom`).
+        if !short && len <= BOTTOM_UP_PLIES {
+            short = true;
             ladder |= top_down.is_none();
         }
         if ladder && !bottom_up {
@@ -301,7 +266,6 @@ pub(crate) fn shorten(
             let at = Allowance {
                 stop_at,
                 share,
-                short_floor,
                 top_down,
                 grow,
             };
@@ -313,7 +277,7 @@ pub(crate) fn shorten(
         }
         // Before the ladder, a search from the top may take as much as the first proof
         // did, and more than a share (see `Allowance::top_down`).
-        let trying = floored && !bottom_up;
+        let trying = short && !bottom_up;
         let this_share = match top_down {
             Some(t) if trying => share.max(t),
             _ => share,
@@ -374,12 +338,7 @@ pub(crate) fn shorten(
             break;
         }
     }
-    Shortened {
-        len,
-        minimal,
-        line,
-        stop_at,
-    }
+    Shortened { len, minimal, line }
 }
 
 /// Searches the budgets from `refuted` up (1, 3, 5, ... at an OR node), each proven empty
@@ -510,4 +469,61 @@ pub(crate) fn tighten_line(
         }
     }
     Some(after as u16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::monitor::Limits;
+    use crate::solver::tt::Table;
+
+    /// The line tightening on its own, from the end of Microcosmos at ply 1320 of its
+    /// published solution (205 plies left): the first proof's line wastes plies in
+    /// knight-drop cycles, and tightening it from its end, pass after pass, finds the
+    /// shortcuts. (With the default allowance the search from the root now gets there by
+    /// itself too, so the solver-level test no longer shows the tightening's work.)
+    #[test]
+    fn tightening_the_first_line_finds_the_shortcuts() {
+        let sfen = include_str!("../../problems/microcosmos.sfen")
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .expect("the problem")
+            .split('#')
+            .next()
+            .unwrap()
+            .trim()
+            .to_string();
+        let mut pos = Position::from_sfen(&sfen).unwrap();
+        let solution = include_str!("../../problems/microcosmos_solution.usi");
+        let moves: Vec<Move> = solution
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .map(|m| Move::from_usi(m).unwrap())
+            .collect();
+        for &mv in &moves[..1320] {
+            pos.play_unchecked(mv);
+        }
+        let mut table = Table::new(64);
+        table.new_search();
+        let limits = Limits {
+            max_depth: 16_000,
+            ..Limits::for_tests()
+        };
+        let mut search = Search::new(&mut table, pos.side_to_move(), limits);
+        let v = search.solve_node(&pos, NodeKind::Or, 0, Plies::Unlimited);
+        assert_eq!(v.pn, 0, "a mate");
+        let first = v.len.plies();
+        let mut len = first;
+        loop {
+            let w = line::quick_line(&mut search, &pos, &[], len).expect("a line");
+            let caps = (REFINE_NODES, REFINE_OTHER_NODES);
+            match tighten_line(&mut search, &pos, &[], &w.moves, caps, u64::MAX) {
+                Some(l) if l < len => len = l,
+                _ => break,
+            }
+        }
+        assert!(first > 205, "the first proof wastes plies: {first}");
+        assert_eq!(len, 205, "tightened from a first proof of {first}");
+    }
 }
