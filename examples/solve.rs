@@ -43,8 +43,8 @@ struct Args {
     #[arg(long = "hash-mb", default_value_t = 1024)]
     hash_mb: usize,
     /// Nodes allowed after the first proof for proving the length shortest and walking the
-    /// line (default: as many as the first proof took, at least
-    /// SolverConfig::MIN_SHORTEST_NODES = 10,000,000; 1 for the first verified mate at once).
+    /// line (default: SolverConfig::DEFAULT_SHORTEST_NODES = 10,000,000; 1 for the first
+    /// verified mate at once).
     #[arg(long = "shortest-nodes")]
     shortest_nodes: Option<u64>,
     /// One JSON object per problem per line.

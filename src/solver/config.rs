@@ -50,15 +50,16 @@ impl SolverConfig {
     pub const DEFAULT_MAX_DEPTH: u32 = 16_000;
     /// The default interval between progress reports.
     pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
-    /// The least automatic allowance for the shortest-mate work (when
-    /// [`SolverConfig::shortest_node_limit`] is `None` it is as many nodes as the first proof
-    /// took, and at least this many). Chosen from measurements (benches/README.md, "Proven
-    /// shortest by default"): it proves 寿 (611 plies, about 10 M nodes after a first proof of
-    /// 0.13 M), Astral Traveler (579, 5.3 M after 0.68 M), ACTの夢 (467) and Astral390 (189)
-    /// minimal, and nearly every random mate of 1-25 plies of `problems/random.sfen`, whose
-    /// first proofs can be far longer than the shortest mate (67 plies for a mate in 11) and
-    /// whose proofs of minimality refute every shorter budget in turn.
-    pub const MIN_SHORTEST_NODES: u64 = 10_000_000;
+    /// The default allowance for the shortest-mate work (when
+    /// [`SolverConfig::shortest_node_limit`] is `None`). Chosen from measurements
+    /// (benches/README.md, "Proven shortest by default"): it proves 寿 (611 plies, 8.1 M nodes
+    /// after a first proof of 0.13 M), Astral Traveler (579, 5.2 M after 0.68 M), ACTの夢 (467)
+    /// and Astral390 (189) minimal, and nearly every random mate of 1-25 plies of
+    /// `problems/random.sfen`, whose first proofs can be far longer than the shortest mate (67
+    /// plies for a mate in 11) and whose proofs of minimality refute every shorter budget in
+    /// turn. It does not grow with the first proof: where a first proof is that large the
+    /// proof of its length has not come within many times as much (Microcosmos).
+    pub const DEFAULT_SHORTEST_NODES: u64 = 10_000_000;
     /// The least automatic share of one checker question (when
     /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution
     /// took, and at least this many).
@@ -131,8 +132,8 @@ impl SolverConfig {
 
     /// Nodes allowed, after the first proof, for proving the mate length minimal and for
     /// walking the main line (each "is there a mate in N-2?" search and each decision of the
-    /// walk draws on them). `None` (the default): as many as the first proof took, and at
-    /// least [`MIN_SHORTEST_NODES`](Self::MIN_SHORTEST_NODES). Each search from the root
+    /// walk draws on them). `None` (the default):
+    /// [`DEFAULT_SHORTEST_NODES`](Self::DEFAULT_SHORTEST_NODES). Each search from the root
     /// starts with an eighth of them, and one that runs out (when the line cannot be
     /// tightened instead) goes on with twice the share, from what the table holds, until
     /// the allowance is spent: a length that cannot be proven costs the whole allowance.

@@ -111,7 +111,7 @@ pub(crate) fn main_line(
     shortcuts: bool,
 ) -> Outcome {
     let start = search.nodes();
-    let allowance = shortest_nodes.unwrap_or(start.max(SolverConfig::MIN_SHORTEST_NODES));
+    let allowance = shortest_nodes.unwrap_or(SolverConfig::DEFAULT_SHORTEST_NODES);
     let stop_at = start.saturating_add(allowance);
     // Each search for a shorter mate starts with a share of the allowance (the last one,
     // which must show there is none, is the hard one for long problems), and one that runs
