@@ -218,8 +218,8 @@ pub(crate) struct Allowance {
     /// then the ladder from the bottom. `None`: the ladder at once.
     pub top_down: Option<u64>,
     /// When a search from the top runs out and the line cannot be tightened, search again
-    /// with twice the share while the allowance lasts (for an allowance the caller chose:
-    /// the default one stops there, so that an unprovable length does not cost it all).
+    /// with twice the share while the allowance lasts (the solver's main line always; the
+    /// checker's questions stop there, each with a fixed share of nodes).
     pub grow: bool,
 }
 
