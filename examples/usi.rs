@@ -646,13 +646,21 @@ impl Engine {
             .set_config(config)
             .expect("the table size is unchanged");
         if self.options.pv_interval_ms > 0 {
-            solver.set_progress(|p| {
+            let mut announced = false;
+            solver.set_progress(move |p| {
                 send(&counters(
                     p.elapsed,
                     p.nodes,
                     p.nodes_per_second,
                     p.table_fill,
-                ))
+                ));
+                // The first mate, at once: the length work after it can take a while.
+                if let (false, Some(n)) = (announced, p.first_mate) {
+                    announced = true;
+                    send(&format!(
+                        "info string mate in at most {n} plies found; proving it shortest"
+                    ));
+                }
             });
         } else {
             solver.clear_progress();

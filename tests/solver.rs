@@ -1297,13 +1297,29 @@ fn first_proof_nodes_count_the_first_proof_only() {
         "lR3G1nl/6kb1/2gp3p1/2s1p1P2/p4N2p/P3PpR2/1PPP1P2P/2G1K2s1/LN6L b SN2Pbgs2p 1",
     )
     .unwrap();
-    let sol = Solver::new(SolverConfig::new().hash_mib(16)).solve(&pos);
+    // A progress report is made as soon as the first proof is complete, with its length
+    // (the interval is far longer than the solve).
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let mut s = Solver::new(
+        SolverConfig::new()
+            .hash_mib(16)
+            .progress_interval(Duration::from_secs(3600)),
+    );
+    {
+        let reports = reports.clone();
+        s.set_progress(move |p| reports.lock().unwrap().push((p.nodes, p.first_mate)));
+    }
+    let sol = s.solve(&pos);
     let Outcome::Mate(line) = &sol.outcome else {
         panic!("a mate in 9: {:?}", sol.outcome);
     };
     assert_eq!(line.length(), 9);
     let first = sol.stats.first_proof_nodes.expect("a first proof");
     assert!(first < sol.stats.nodes, "{first} of {}", sol.stats.nodes);
+    let reports = reports.lock().unwrap().clone();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0].0, first);
+    assert!(reports[0].1.is_some_and(|n| n >= 9), "{reports:?}");
     assert!(sol.stats.first_proof_time.unwrap() <= sol.stats.elapsed);
     // No mate: the first proof is the answer.
     let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b P 1").unwrap();

@@ -294,6 +294,11 @@ fn a_whole_conversation() {
         has_info_string(&info, "mate in 3 plies, proven shortest"),
         "{info:?}"
     );
+    // The first mate is announced as soon as it is proven, before the length work.
+    assert!(
+        has_info_string(&info, "mate in at most 3 plies found; proving it shortest"),
+        "{info:?}"
+    );
 
     // ShortestNodes 1: no nodes to prove the length shortest, and the answer says so.
     e.send("setoption name ShortestNodes value 1");

@@ -75,8 +75,12 @@ pub fn new_solver(
             } else {
                 String::new()
             };
+            let mate = match p.first_mate {
+                Some(n) => format!(", a mate in at most {n} found"),
+                None => String::new(),
+            };
             eprintln!(
-                "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%{root}",
+                "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%{mate}{root}",
                 p.nodes,
                 p.elapsed.as_secs_f64(),
                 p.nodes_per_second,

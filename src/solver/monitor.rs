@@ -59,6 +59,8 @@ pub(crate) struct Monitor<'a> {
     /// The root's numbers at their last update, for progress reports.
     pub root_pn: PnDn,
     pub root_dn: PnDn,
+    /// The length of the root's first proven mate, for progress reports.
+    pub first_mate: Option<u16>,
 }
 
 impl<'a> Monitor<'a> {
@@ -76,6 +78,7 @@ impl<'a> Monitor<'a> {
             cap_hit: false,
             root_pn: 1,
             root_dn: 1,
+            first_mate: None,
         }
     }
 
@@ -153,6 +156,7 @@ impl<'a> Monitor<'a> {
             table_fill: table.fill(),
             root_pn: self.root_pn,
             root_dn: self.root_dn,
+            first_mate: self.first_mate.map(u32::from),
         };
         if let Some(cb) = self.limits.progress.as_mut() {
             cb(&p);

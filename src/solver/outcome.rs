@@ -42,6 +42,10 @@ pub struct Progress {
     pub root_pn: u32,
     /// The root's disproof number at its last update.
     pub root_dn: u32,
+    /// Once the root's first mate is proven: its length (a bound; the solver then looks for
+    /// shorter mates and walks the line). The report that first carries it is made as soon
+    /// as the first proof is complete, so that a caller can show "mate found" at once.
+    pub first_mate: Option<u32>,
 }
 
 /// Why a search ended without a verdict.

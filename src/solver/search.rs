@@ -107,9 +107,14 @@ impl<'a> Search<'a> {
         self.monitor.elapsed()
     }
 
-    /// Notes that the root's first proof (or disproof) is complete, for [`Search::stats`].
-    pub fn mark_first_proof(&mut self) {
+    /// Notes that the root's first proof (or disproof) is complete, for [`Search::stats`];
+    /// for a mate in `mate` plies, a progress report says so at once.
+    pub fn mark_first_proof(&mut self, mate: Option<u16>) {
         self.first_proof = Some((self.nodes(), self.elapsed()));
+        if mate.is_some() {
+            self.monitor.first_mate = mate;
+            self.monitor.report_progress(self.table);
+        }
     }
 
     #[inline]

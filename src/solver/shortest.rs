@@ -71,7 +71,7 @@ pub(crate) fn outcome(
 ) -> Outcome {
     let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
     if search.aborted().is_none() && (v.pn == 0 || v.dn == 0) {
-        search.mark_first_proof();
+        search.mark_first_proof((v.pn == 0).then(|| v.len.plies()));
     }
     if let Some(reason) = search.aborted() {
         Outcome::Unknown(reason)
