@@ -33,7 +33,7 @@ struct Args {
     #[arg(long)]
     all: bool,
     /// Nodes allowed after the first proof for the shortest-mate proof and the line walk
-    /// (default: the solver's automatic allowance).
+    /// (default: SolverConfig::DEFAULT_SHORTEST_NODES, 10 M).
     #[arg(long = "shortest-nodes")]
     shortest_nodes: Option<u64>,
     /// Do not tighten the line when a search for a shorter mate runs out of nodes (see

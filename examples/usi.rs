@@ -658,7 +658,7 @@ impl Engine {
                 if let (false, Some(n)) = (announced, p.first_mate) {
                     announced = true;
                     send(&format!(
-                        "info string mate in at most {n} plies found; proving it shortest"
+                        "info string first mate found: {n} plies (then shorter ones and the main line)"
                     ));
                 }
             });

@@ -651,7 +651,8 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
     let (mut walked, mut fallbacks) = (0, 0);
     // The first proof takes about 3.07 M nodes and, with an allowance of 400,000 after it,
     // the whole solve 3.43 M: these limits run out in the searches for a shorter mate, in the
-    // tightening or in the final walk. (The default allowance is at least 10 M.) Before the fallback, several such limits gave `Unknown(NodeLimit)`. (The first
+    // tightening or in the final walk. (The default allowance is 10 M.) Before the fallback,
+    // several such limits gave `Unknown(NodeLimit)`. (The first
     // proof took 0.45 M nodes before OR nodes had df-pn+ initial disproof numbers, 2.77 M
     // before the folded interpositions of `expansion::folded_squares`, 2.09 M before
     // inferior repetitions counted as repetitions.)
@@ -727,8 +728,8 @@ fn zukou_98_is_proven_shortest_by_default() {
 /// Every long problem with a stated length (Microcosmos 1525, 寿 611, ACTの夢 467, Astral
 /// Traveler 579, 橋本587手詰 587), with a 1 GiB table and 600 s each: mate, a valid line, and
 /// exactly the stated length, proven shortest with the default allowance for all but
-/// Microcosmos (whose proof no solver we know of has shown). Prints found and stated lengths, whether the length was proven
-/// shortest and the line exact, nodes and time. Run with
+/// Microcosmos (whose proof no solver we know of has shown). Prints found and stated
+/// lengths, whether the length was proven shortest and the line exact, nodes and time. Run with
 /// `cargo test --release --test solver -- --ignored long_problems --nocapture`.
 #[test]
 #[ignore = "long: minutes per problem and a 1 GiB table; run with --ignored --nocapture"]

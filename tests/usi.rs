@@ -296,7 +296,7 @@ fn a_whole_conversation() {
     );
     // The first mate is announced as soon as it is proven, before the length work.
     assert!(
-        has_info_string(&info, "mate in at most 3 plies found; proving it shortest"),
+        has_info_string(&info, "first mate found: 3 plies"),
         "{info:?}"
     );
 

@@ -76,7 +76,7 @@ pub fn new_solver(
                 String::new()
             };
             let mate = match p.first_mate {
-                Some(n) => format!(", a mate in at most {n} found"),
+                Some(n) => format!(", first mate found: {n} plies"),
                 None => String::new(),
             };
             eprintln!(

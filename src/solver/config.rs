@@ -57,8 +57,8 @@ impl SolverConfig {
     /// and Astral390 (189) minimal, and nearly every random mate of 1-25 plies of
     /// `problems/random.sfen`, whose first proofs can be far longer than the shortest mate (67
     /// plies for a mate in 11) and whose proofs of minimality refute every shorter budget in
-    /// turn. It does not grow with the first proof: where a first proof is that large the
-    /// proof of its length has not come within many times as much (Microcosmos).
+    /// turn. It does not grow with the first proof: a first proof much larger than this
+    /// (Microcosmos, 18.8 M) has not had its length proven within many times as much.
     pub const DEFAULT_SHORTEST_NODES: u64 = 10_000_000;
     /// The least automatic share of one checker question (when
     /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution

@@ -149,6 +149,7 @@ impl<'a> Monitor<'a> {
     /// Calls the progress callback, if any, with the counters so far.
     pub fn report_progress(&mut self, table: &Table) {
         let elapsed = self.start.elapsed();
+        self.last_progress = Instant::now();
         let p = Progress {
             nodes: self.nodes,
             elapsed,

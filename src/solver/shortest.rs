@@ -24,14 +24,15 @@ const REFINE_NODES: u64 = 300;
 /// (benches/README.md, "The tightening's checks").
 const REFINE_OTHER_NODES: u64 = 30;
 
-/// The allowance is shared out in eighths: each search from the root for a shorter mate may
-/// take one (so that the last one, which must show there is none and is the hard one on long
-/// problems, cannot take it all), and so may the confirmation of a line shorter than its
-/// bound after the allowance is spent.
+/// The allowance is shared out in eighths: each search from the root for a shorter mate starts
+/// with one (the last one, which must show there is none, is the hard one on long problems;
+/// on the main line it goes on with twice as much while the allowance lasts), and so may the
+/// confirmation of a line shorter than its bound after the allowance is spent.
 const SHARES: u64 = 8;
 
-/// The least share of one search for a shorter mate, so that short problems with a tiny first
-/// proof still get enough nodes to show there is no mate two plies sooner.
+/// The least share of one search for a shorter mate, so that a small allowance (one a caller
+/// gives, or a checker question's) still lets short problems show there is no mate two plies
+/// sooner.
 const MIN_SHARE: u64 = 50_000;
 
 /// Nodes for each bounded search that confirms a line shorter than its bound (proving one
@@ -70,7 +71,7 @@ pub(crate) fn outcome(
     shortcuts: bool,
 ) -> Outcome {
     let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
-    if search.aborted().is_none() && (v.pn == 0 || v.dn == 0) {
+    if search.aborted().is_none() && (v.pn == 0 || (v.dn == 0 && !search.depth_limited())) {
         search.mark_first_proof((v.pn == 0).then(|| v.len.plies()));
     }
     if let Some(reason) = search.aborted() {
@@ -313,9 +314,9 @@ pub(crate) fn shorten(
                     continue;
                 }
             }
-            // Without a shorter line the same search would only stop where it stopped; an
-            // allowance the caller gave goes on with twice the share (the search resumes from
-            // what the table holds), the default one ends here.
+            // Without a shorter line the same search would only stop where it stopped: the main
+            // line goes on with twice the share (the search resumes from what the table holds);
+            // the checker's questions (`grow` false) end here.
             if grow && going(search) {
                 share = share.saturating_mul(2);
                 continue;
