@@ -71,12 +71,10 @@ pub(crate) fn outcome(
     shortcuts: bool,
 ) -> Outcome {
     let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
-    if search.aborted().is_none() && (v.pn == 0 || (v.dn == 0 && !search.depth_limited())) {
-        search.mark_first_proof((v.pn == 0).then(|| v.len.plies()));
-    }
     if let Some(reason) = search.aborted() {
         Outcome::Unknown(reason)
     } else if v.pn == 0 {
+        search.mark_first_proof(Some(v.len.plies()));
         main_line(
             search,
             pos,
@@ -88,6 +86,7 @@ pub(crate) fn outcome(
     } else if search.depth_limited() {
         Outcome::Unknown(StopReason::DepthLimit)
     } else {
+        search.mark_first_proof(None);
         Outcome::NoMate
     }
 }
