@@ -647,6 +647,7 @@ impl Engine {
             .expect("the table size is unchanged");
         if self.options.pv_interval_ms > 0 {
             let mut announced = false;
+            let mut shortest = None;
             solver.set_progress(move |p| {
                 send(&counters(
                     p.elapsed,
@@ -660,6 +661,14 @@ impl Engine {
                     send(&format!(
                         "info string first mate found: {n} plies (then shorter ones and the main line)"
                     ));
+                    shortest = Some(n);
+                }
+                // Each shorter one as it is proven (a long problem's can take minutes).
+                if let Some(s) = p.shortest_mate
+                    && shortest.is_some_and(|old| s < old)
+                {
+                    shortest = Some(s);
+                    send(&format!("info string shorter mate found: {s} plies"));
                 }
             });
         } else {

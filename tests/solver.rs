@@ -1299,7 +1299,8 @@ fn first_proof_nodes_count_the_first_proof_only() {
     )
     .unwrap();
     // A progress report is made as soon as the first proof is complete, with its length
-    // (the interval is far longer than the solve).
+    // (the interval is far longer than the solve), and another as soon as a shorter mate is
+    // proven (its first proof is a mate in 13).
     let reports = Arc::new(Mutex::new(Vec::new()));
     let mut s = Solver::new(
         SolverConfig::new()
@@ -1308,7 +1309,12 @@ fn first_proof_nodes_count_the_first_proof_only() {
     );
     {
         let reports = reports.clone();
-        s.set_progress(move |p| reports.lock().unwrap().push((p.nodes, p.first_mate)));
+        s.set_progress(move |p| {
+            reports
+                .lock()
+                .unwrap()
+                .push((p.nodes, p.first_mate, p.shortest_mate))
+        });
     }
     let sol = s.solve(&pos);
     let Outcome::Mate(line) = &sol.outcome else {
@@ -1318,9 +1324,14 @@ fn first_proof_nodes_count_the_first_proof_only() {
     let first = sol.stats.first_proof_nodes.expect("a first proof");
     assert!(first < sol.stats.nodes, "{first} of {}", sol.stats.nodes);
     let reports = reports.lock().unwrap().clone();
-    assert_eq!(reports.len(), 1, "{reports:?}");
-    assert_eq!(reports[0].0, first);
-    assert!(reports[0].1.is_some_and(|n| n >= 9), "{reports:?}");
+    assert_eq!(reports[0], (first, Some(13), Some(13)), "{reports:?}");
+    // Then each shorter mate, down to the length reported, the first mate unchanged.
+    assert!(reports.len() >= 2, "{reports:?}");
+    for w in reports.windows(2) {
+        assert!(w[1].0 > w[0].0 && w[1].1 == Some(13), "{reports:?}");
+        assert!(w[1].2 < w[0].2, "{reports:?}");
+    }
+    assert_eq!(reports.last().unwrap().2, Some(9), "{reports:?}");
     assert!(sol.stats.first_proof_time.unwrap() <= sol.stats.elapsed);
     // No mate: the first proof is the answer.
     let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b P 1").unwrap();

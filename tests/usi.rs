@@ -310,6 +310,19 @@ fn a_whole_conversation() {
     );
     e.send("setoption name ShortestNodes value 0");
 
+    // Each shorter mate is announced as it is proven: this mate in 9 has a first proof of 13.
+    let nine = "lR3G1nl/6kb1/2gp3p1/2s1p1P2/p4N2p/P3PpR2/1PPP1P2P/2G1K2s1/LN6L b SN2Pbgs2p 1";
+    let (info, answer) = e.go_mate(nine, "10000");
+    assert_eq!(answer.split_whitespace().count(), 10, "{answer}");
+    assert!(
+        has_info_string(&info, "first mate found: 13 plies"),
+        "{info:?}"
+    );
+    assert!(
+        has_info_string(&info, "shorter mate found: 9 plies"),
+        "{info:?}"
+    );
+
     // `moves` after the sfen: the same problem two plies on, a mate in 1.
     e.send(&format!("position sfen {THREE} moves 9f5b+ 4a5b"));
     e.send("go mate infinite");

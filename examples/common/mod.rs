@@ -75,9 +75,12 @@ pub fn new_solver(
             } else {
                 String::new()
             };
-            let mate = match p.first_mate {
-                Some(n) => format!(", first mate found: {n} plies"),
-                None => String::new(),
+            let mate = match (p.first_mate, p.shortest_mate) {
+                (Some(n), Some(s)) if s < n => {
+                    format!(", first mate found: {n} plies, shortest so far: {s}")
+                }
+                (Some(n), _) => format!(", first mate found: {n} plies"),
+                _ => String::new(),
             };
             eprintln!(
                 "  ... {} nodes, {:.1} s, {} nodes/s, table {:.0}%{mate}{root}",

@@ -661,6 +661,7 @@ impl Checker<'_, '_> {
                 share: self.cap,
                 top_down: None,
                 grow: false,
+                root: false,
             },
             false,
         );
@@ -1123,6 +1124,7 @@ impl Checker<'_, '_> {
                         share,
                         top_down: None,
                         grow: false,
+                        root: false,
                     },
                     false,
                 );

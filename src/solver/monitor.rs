@@ -61,6 +61,8 @@ pub(crate) struct Monitor<'a> {
     pub root_dn: PnDn,
     /// The length of the root's first proven mate, for progress reports.
     pub first_mate: Option<u16>,
+    /// The shortest mate of the root proven so far, for progress reports.
+    pub shortest_mate: Option<u16>,
 }
 
 impl<'a> Monitor<'a> {
@@ -79,6 +81,7 @@ impl<'a> Monitor<'a> {
             root_pn: 1,
             root_dn: 1,
             first_mate: None,
+            shortest_mate: None,
         }
     }
 
@@ -158,6 +161,7 @@ impl<'a> Monitor<'a> {
             root_pn: self.root_pn,
             root_dn: self.root_dn,
             first_mate: self.first_mate.map(u32::from),
+            shortest_mate: self.shortest_mate.map(u32::from),
         };
         if let Some(cb) = self.limits.progress.as_mut() {
             cb(&p);

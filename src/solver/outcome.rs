@@ -46,6 +46,10 @@ pub struct Progress {
     /// shorter mates and walks the line). The report that first carries it is made as soon
     /// as the first proof is complete, so that a caller can show "mate found" at once.
     pub first_mate: Option<u32>,
+    /// The shortest mate proven so far: the first mate's length, then each shorter one found
+    /// while the solver proves the length minimal (on Microcosmos, minutes of work: 1561 plies,
+    /// then down to 1525). A report is made as soon as it comes down.
+    pub shortest_mate: Option<u32>,
 }
 
 /// Why a search ended without a verdict.

@@ -113,6 +113,16 @@ impl<'a> Search<'a> {
         self.first_proof = Some((self.nodes(), self.elapsed()));
         if mate.is_some() {
             self.monitor.first_mate = mate;
+            self.monitor.shortest_mate = mate;
+            self.monitor.report_progress(self.table);
+        }
+    }
+
+    /// Notes a shorter mate of the root, proven while its length is proven minimal: a
+    /// progress report says so at once.
+    pub fn mark_shorter_mate(&mut self, len: u16) {
+        if self.monitor.shortest_mate.is_some_and(|s| len < s) {
+            self.monitor.shortest_mate = Some(len);
             self.monitor.report_progress(self.table);
         }
     }

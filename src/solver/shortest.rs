@@ -131,6 +131,7 @@ pub(crate) fn main_line(
             share,
             top_down: (start >= TOP_DOWN_FIRST_PROOF).then(|| start.saturating_add(start / 2)),
             grow: true,
+            root: true,
         },
         shortcuts,
     );
@@ -173,6 +174,7 @@ pub(crate) fn main_line(
             Some(l) if l < bound => {
                 debug_assert!(!minimal, "a proof shorter than a minimal length");
                 bound = l;
+                search.mark_shorter_mate(bound);
                 let left = confirm_at.saturating_sub(search.nodes());
                 match line::extract_line(search, pos, &[], bound, minimal, alternatives, left) {
                     Some(again) => walked = Some(again),
@@ -221,6 +223,9 @@ pub(crate) struct Allowance {
     /// with twice the share while the allowance lasts (the solver's main line always; the
     /// checker's questions stop there, each with a fixed share of nodes).
     pub grow: bool,
+    /// The solver's root: each shorter mate found is reported at once in progress
+    /// ([`Search::mark_shorter_mate`]).
+    pub root: bool,
 }
 
 /// Shortens a mate in `len` proven from `pos` (an OR node when `or`, on the path `path`) to the
@@ -244,6 +249,7 @@ pub(crate) fn shorten(
         mut share,
         top_down,
         grow,
+        root,
     } = allowance;
     let mut minimal = false;
     let mut line = None;
@@ -268,6 +274,7 @@ pub(crate) fn shorten(
                 share,
                 top_down,
                 grow,
+                root,
             };
             refute_from_bottom(search, pos, path, kind, &mut len, &mut refuted, &at);
         }
@@ -305,7 +312,12 @@ pub(crate) fn shorten(
                     let tightened = tighten_line(search, pos, path, &w.moves, caps, stop_at);
                     line = Some(w);
                     match tightened {
-                        Some(l) if l < len => len = l,
+                        Some(l) if l < len => {
+                            len = l;
+                            if root {
+                                search.mark_shorter_mate(len);
+                            }
+                        }
                         _ => break,
                     }
                 }
@@ -327,6 +339,9 @@ pub(crate) fn shorten(
         }
         if v.pn == 0 {
             len = v.len.plies().min(len - 2);
+            if root {
+                search.mark_shorter_mate(len);
+            }
             // A shorter mate found from the top after a tightening: its line is new, and may
             // waste moves where the last one did not.
             refine = may_refine;
@@ -375,6 +390,9 @@ fn refute_from_bottom(
         }
         if v.pn == 0 {
             *len = v.len.plies().min(b);
+            if at.root {
+                search.mark_shorter_mate(*len);
+            }
             return;
         }
         *refuted = b + 2;
