@@ -3,9 +3,9 @@
 //! shtsume's and KomoringHeights' (through the wrappers of `../shared/peers/`), one search
 //! at a time, one thread each, the same table size; medians of `--runs` times, nodes beside
 //! seconds, and the ratio ours / peer. Beside ours, the nodes of our first proof
-//! (`Stats::first_proof_nodes`, before the length is shortened and the line walked), and
-//! their ratio to each peer's nodes: what a solver that stops at its first proof compares
-//! with.
+//! (`Stats::first_proof_nodes`, before the length is shortened and the line walked) and
+//! its time (`Stats::first_proof_time`, median), and their ratios to each peer's nodes and
+//! seconds: what a solver that stops at its first proof compares with (shtsume).
 //!
 //! ```text
 //! export PEERS_DIR=$HOME/peers          # see ../shared/peers/README.md to build them
@@ -79,6 +79,8 @@ struct Answer {
     nodes: Option<u64>,
     /// Ours: nodes when the first proof was complete (`Stats::first_proof_nodes`).
     first_proof: Option<u64>,
+    /// Ours: the median time when the first proof was complete (`Stats::first_proof_time`).
+    first_proof_seconds: Option<f64>,
 }
 
 fn median(mut times: Vec<f64>) -> f64 {
@@ -88,10 +90,14 @@ fn median(mut times: Vec<f64>) -> f64 {
 
 fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
     let mut times = Vec::new();
+    let mut first_times = Vec::new();
     let mut last = None;
     for _ in 0..runs {
         let sol = solver.solve(pos);
         times.push(sol.stats.elapsed.as_secs_f64());
+        if let Some(t) = sol.stats.first_proof_time {
+            first_times.push(t.as_secs_f64());
+        }
         last = Some(sol);
     }
     let sol = last.expect("at least one run");
@@ -111,6 +117,7 @@ fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
         seconds: median(times),
         nodes: Some(sol.stats.nodes),
         first_proof: sol.stats.first_proof_nodes,
+        first_proof_seconds: (first_times.len() == runs).then(|| median(first_times)),
     }
 }
 
@@ -163,6 +170,7 @@ fn peer(args: &Args, script: &str, sfen: &str) -> Result<Answer, String> {
         seconds: median(times),
         nodes,
         first_proof: None,
+        first_proof_seconds: None,
     })
 }
 
@@ -210,13 +218,13 @@ fn main() {
             .shortest_node_limit(args.shortest_nodes),
     );
     solver.prefault();
-    let mut header = "| problem | ours | s | nodes | first proof |".to_string();
-    let mut rule = "|---|---|---|---|---|".to_string();
+    let mut header = "| problem | ours | s | nodes | first proof | first proof s |".to_string();
+    let mut rule = "|---|---|---|---|---|---|".to_string();
     for p in &peers {
         header.push_str(&format!(
-            " {p} | s | nodes | ours/{p} | first proof / {p} nodes |"
+            " {p} | s | nodes | ours/{p} | first proof / {p} nodes | first proof / {p} s |"
         ));
-        rule.push_str("---|---|---|---|---|");
+        rule.push_str("---|---|---|---|---|---|");
     }
     if !args.totals {
         println!("{header}\n{rule}");
@@ -239,7 +247,10 @@ fn main() {
         let mine = ours(&mut solver, &position, args.runs.max(1));
         sums[0].add(&mine, mine.length);
         let first = mine.first_proof.map_or("-".to_string(), |n| n.to_string());
-        let mut row = format!("| {name} | {} | {first} |", cells(&mine));
+        let first_s = mine
+            .first_proof_seconds
+            .map_or("-".to_string(), |s| format!("{s:.2}"));
+        let mut row = format!("| {name} | {} | {first} | {first_s} |", cells(&mine));
         for p in &peers {
             let script = if *p == "shtsume" {
                 "shtsume_solve.sh"
@@ -263,8 +274,11 @@ fn main() {
                         (Some(f), Some(n)) if n > 0 => format!("{:.2}", f as f64 / n as f64),
                         _ => "-".to_string(),
                     };
+                    let first_time_ratio = mine.first_proof_seconds.map_or("-".to_string(), |s| {
+                        format!("{:.2}", s / a.seconds.max(1e-3))
+                    });
                     row.push_str(&format!(
-                        " {} | {:.2} | {first_ratio} |",
+                        " {} | {:.2} | {first_ratio} | {first_time_ratio} |",
                         cells(&a),
                         mine.seconds / a.seconds.max(1e-3)
                     ))

@@ -639,6 +639,45 @@ fn microcosmos_tail_lengths_are_exact() {
     }
 }
 
+/// Microcosmos proven a mate in exactly 1525 (no mate in 1523), which needs far more than the
+/// default allowance after the first proof: about 200 M nodes, 6 minutes with a 1 GiB table
+/// (benches/README.md, "Microcosmos proven shortest"). Run with `cargo test --release --test
+/// solver -- --ignored microcosmos_proven_shortest --nocapture`.
+#[test]
+#[ignore = "long: about 6 minutes and a 1 GiB table; run with --ignored --nocapture"]
+fn microcosmos_proven_shortest() {
+    let pos = find_long("ミクロコスモス").position();
+    let mut s = Solver::new(
+        SolverConfig::new()
+            .hash_mib(1024)
+            .shortest_node_limit(Some(1_000_000_000))
+            .time_limit(Some(Duration::from_secs(900))),
+    );
+    let sol = s.solve(&pos);
+    println!(
+        "Microcosmos: {:?}, {} nodes, {:.1} s (first proof {:?} nodes)",
+        match &sol.outcome {
+            Outcome::Mate(line) => format!(
+                "mate in {}, line {}, shortest proven {}",
+                line.length(),
+                line.line_len(),
+                line.shortest_proven()
+            ),
+            other => format!("{other:?}"),
+        },
+        sol.stats.nodes,
+        sol.stats.elapsed.as_secs_f64(),
+        sol.stats.first_proof_nodes
+    );
+    let Outcome::Mate(line) = &sol.outcome else {
+        panic!("expected a mate, got {:?}", sol.outcome);
+    };
+    assert_eq!(line.length(), 1525);
+    assert!(line.shortest_proven(), "no mate in 1523 proven");
+    assert_eq!(line.line_len(), 1525);
+    check_line_both(&pos, line.moves()).unwrap();
+}
+
 /// A node limit that runs out after the first proof (while the mate is being shortened, the
 /// line tightened or walked) still gives a verified mate, never `Unknown`: the line walked
 /// last before is reported when the line cannot be walked again. With
@@ -728,7 +767,8 @@ fn zukou_98_is_proven_shortest_by_default() {
 /// Every long problem with a stated length (Microcosmos 1525, 寿 611, ACTの夢 467, Astral
 /// Traveler 579, 橋本587手詰 587), with a 1 GiB table and 600 s each: mate, a valid line, and
 /// exactly the stated length, proven shortest with the default allowance for all but
-/// Microcosmos (whose proof no solver we know of has shown). Prints found and stated
+/// Microcosmos (whose proof needs about 200 M nodes after its first: see
+/// `microcosmos_proven_shortest`). Prints found and stated
 /// lengths, whether the length was proven shortest and the line exact, nodes and time. Run with
 /// `cargo test --release --test solver -- --ignored long_problems --nocapture`.
 #[test]
