@@ -650,7 +650,7 @@ fn microcosmos_proven_shortest() {
     let mut s = Solver::new(
         SolverConfig::new()
             .hash_mib(1024)
-            .shortest_node_limit(Some(1_000_000_000))
+            .shortest_node_limit(Some(100_000_000_000))
             .time_limit(Some(Duration::from_secs(900))),
     );
     let sol = s.solve(&pos);
