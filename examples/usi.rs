@@ -663,7 +663,8 @@ impl Engine {
                     ));
                     shortest = Some(n);
                 }
-                // Each shorter one as it is proven (a long problem's can take minutes).
+                // Each shorter one as it is proven: the way down from the first mate can take
+                // a long problem several seconds.
                 if let Some(s) = p.shortest_mate
                     && shortest.is_some_and(|old| s < old)
                 {

@@ -640,11 +640,11 @@ fn microcosmos_tail_lengths_are_exact() {
 }
 
 /// Microcosmos proven a mate in exactly 1525 (no mate in 1523), which needs far more than the
-/// default allowance after the first proof: about 200 M nodes, 6 minutes with a 1 GiB table
+/// default allowance after the first proof: about 200 M nodes, 6-8 minutes with a 1 GiB table
 /// (benches/README.md, "Microcosmos proven shortest"). Run with `cargo test --release --test
 /// solver -- --ignored microcosmos_proven_shortest --nocapture`.
 #[test]
-#[ignore = "long: about 6 minutes and a 1 GiB table; run with --ignored --nocapture"]
+#[ignore = "long: 6-8 minutes and a 1 GiB table; run with --ignored --nocapture"]
 fn microcosmos_proven_shortest() {
     let pos = find_long("ミクロコスモス").position();
     let mut s = Solver::new(

@@ -77,7 +77,7 @@ pub fn new_solver(
             };
             let mate = match (p.first_mate, p.shortest_mate) {
                 (Some(n), Some(s)) if s < n => {
-                    format!(", first mate found: {n} plies, shortest so far: {s}")
+                    format!(", first mate found: {n} plies, shortest so far: {s} plies")
                 }
                 (Some(n), _) => format!(", first mate found: {n} plies"),
                 _ => String::new(),

@@ -208,7 +208,8 @@ pub(crate) struct Shortened {
     pub line: Option<WalkedLine>,
 }
 
-/// The nodes [`shorten`] may spend.
+/// The nodes [`shorten`] may spend and how it shares them out, and whether it shortens the
+/// solver's own root (which reports each shorter mate in progress).
 pub(crate) struct Allowance {
     /// The node count at which all its searches stop.
     pub stop_at: u64,
