@@ -33,8 +33,8 @@ struct Args {
     #[arg(long)]
     all: bool,
     /// Nodes allowed after the first proof for the shortest-mate proof and the line walk
-    /// (default: SolverConfig::DEFAULT_SHORTEST_NODES, 10 M).
-    #[arg(long = "shortest-nodes")]
+    /// (default: SolverConfig::DEFAULT_SHORTEST_NODES, 10 M; `unlimited`: no limit).
+    #[arg(long = "shortest-nodes", value_parser = common::parse_allowance)]
     shortest_nodes: Option<u64>,
     /// Do not tighten the line when a search for a shorter mate runs out of nodes (see
     /// `SolverConfig::shortcuts`).

@@ -49,8 +49,9 @@ struct Args {
     #[arg(long, default_value_t = 3)]
     runs: usize,
     /// Ours: nodes allowed after the first proof for proving the length shortest and walking
-    /// the line (`SolverConfig::shortest_node_limit`; default: the library's).
-    #[arg(long = "shortest-nodes")]
+    /// the line (`SolverConfig::shortest_node_limit`; default: the library's; `unlimited`: no
+    /// limit).
+    #[arg(long = "shortest-nodes", value_parser = common::parse_allowance)]
     shortest_nodes: Option<u64>,
     /// Also run problems whose length is not stated.
     #[arg(long)]

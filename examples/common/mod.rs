@@ -11,6 +11,16 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tsume::problem::{self, Problem, ProblemError, ProblemErrorKind};
 
+/// `--shortest-nodes`: a node count, or `unlimited` for an allowance that does not run out
+/// (the proof of the length goes on until it comes or another limit ends it).
+pub fn parse_allowance(s: &str) -> Result<u64, String> {
+    if s.eq_ignore_ascii_case("unlimited") {
+        return Ok(u64::MAX);
+    }
+    s.parse()
+        .map_err(|e| format!("'{s}': {e} (a node count, or 'unlimited')"))
+}
+
 /// The settings both programs build from their common options: each of `jobs` solvers gets
 /// its share of `hash_mb`.
 pub fn solver_config(

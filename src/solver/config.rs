@@ -143,7 +143,9 @@ impl SolverConfig {
     /// [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false: a caller who
     /// wants the first verified mate at once passes a small allowance (`Some(1)`), or a time
     /// limit, which ends the work with the mate found so far. The node and time limits apply
-    /// on top.
+    /// on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
+    /// `--shortest-nodes unlimited`): Microcosmos' 1525 is then proven shortest, about 200 M
+    /// nodes after its first proof.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
         self.shortest_node_limit = nodes;
         self
