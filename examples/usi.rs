@@ -646,7 +646,7 @@ impl Engine {
             .set_config(config)
             .expect("the table size is unchanged");
         if self.options.pv_interval_ms > 0 {
-            let mut announced = false;
+            // The shortest mate announced so far (`None`: not even the first yet).
             let mut shortest = None;
             solver.set_progress(move |p| {
                 send(&counters(
@@ -656,8 +656,7 @@ impl Engine {
                     p.table_fill,
                 ));
                 // The first mate, at once: the length work after it can take a while.
-                if let (false, Some(n)) = (announced, p.first_mate) {
-                    announced = true;
+                if let (None, Some(n)) = (shortest, p.first_mate) {
                     send(&format!(
                         "info string first mate found: {n} plies (then shorter ones and the main line)"
                     ));

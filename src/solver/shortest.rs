@@ -130,7 +130,6 @@ pub(crate) fn main_line(
             stop_at,
             share,
             top_down: (start >= TOP_DOWN_FIRST_PROOF).then(|| start.saturating_add(start / 2)),
-            grow: true,
             root: true,
         },
         shortcuts,
@@ -209,7 +208,7 @@ pub(crate) struct Shortened {
 }
 
 /// The nodes [`shorten`] may spend and how it shares them out, and whether it shortens the
-/// solver's own root (which reports each shorter mate in progress).
+/// solver's own root or answers a checker question.
 pub(crate) struct Allowance {
     /// The node count at which all its searches stop.
     pub stop_at: u64,
@@ -220,12 +219,10 @@ pub(crate) struct Allowance {
     /// finds its shorter mate only after more than a [`TOP_DOWN_STEP_PART`]th of a share;
     /// then the ladder from the bottom. `None`: the ladder at once.
     pub top_down: Option<u64>,
-    /// When a search from the top runs out and the line cannot be tightened, search again
-    /// with twice the share while the allowance lasts (the solver's main line always; the
-    /// checker's questions stop there, each with a fixed share of nodes).
-    pub grow: bool,
-    /// The solver's root: each shorter mate found is reported at once in progress
-    /// ([`Search::mark_shorter_mate`]).
+    /// The solver's root, not a checker question: when a search from the top runs out and
+    /// the line cannot be tightened, it searches again with twice the share while the
+    /// allowance lasts (a question stops there, with its fixed share of nodes), and each
+    /// shorter mate found is reported at once in progress ([`Search::mark_shorter_mate`]).
     pub root: bool,
 }
 
@@ -249,7 +246,6 @@ pub(crate) fn shorten(
         stop_at,
         mut share,
         top_down,
-        grow,
         root,
     } = allowance;
     let mut minimal = false;
@@ -274,7 +270,6 @@ pub(crate) fn shorten(
                 stop_at,
                 share,
                 top_down,
-                grow,
                 root,
             };
             refute_from_bottom(search, pos, path, kind, &mut len, &mut refuted, &at);
@@ -328,8 +323,8 @@ pub(crate) fn shorten(
             }
             // Without a shorter line the same search would only stop where it stopped: the main
             // line goes on with twice the share (the search resumes from what the table holds);
-            // the checker's questions (`grow` false) end here.
-            if grow && going(search) {
+            // the checker's questions (`root` false) end here.
+            if root && going(search) {
                 share = share.saturating_mul(2);
                 continue;
             }
