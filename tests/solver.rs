@@ -688,21 +688,22 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
     let (pos, stated) = microcosmos_at(1440);
     let mut failures = Vec::new();
     let (mut walked, mut fallbacks) = (0, 0);
-    // The first proof takes about 3.07 M nodes and, with an allowance of 400,000 after it,
-    // the whole solve 3.43 M: these limits run out in the searches for a shorter mate, in the
+    // The first proof takes about 2.6 M nodes and, with an allowance of 400,000 after it,
+    // the whole solve 3.08 M: these limits run out in the searches for a shorter mate, in the
     // tightening or in the final walk. (The default allowance is 10 M.) Before the fallback,
     // several such limits gave `Unknown(NodeLimit)`. (The first
     // proof took 0.45 M nodes before OR nodes had df-pn+ initial disproof numbers, 2.77 M
     // before the folded interpositions of `expansion::folded_squares`, 2.09 M before
-    // inferior repetitions counted as repetitions.)
+    // inferior repetitions counted as repetitions, 3.07 M before
+    // `pn::reply_epsilon_threshold`.)
     let limits = [
-        3_110_000u64,
-        3_180_000,
-        3_250_000,
-        3_310_000,
-        3_370_000,
-        3_410_000,
-        3_430_000,
+        2_640_000u64,
+        2_720_000,
+        2_800_000,
+        2_880_000,
+        2_960_000,
+        3_030_000,
+        3_070_000,
     ];
     for limit in limits {
         let mut s = Solver::new(

@@ -24,10 +24,26 @@ pub(crate) fn add(a: PnDn, b: PnDn) -> PnDn {
 }
 
 /// The threshold handed to the best child under the 1+ε trick: a little above the second
-/// best sibling's value (ε = 1/4), but never above the node's own threshold.
+/// best sibling's value (ε = 1/4), but never above the node's own threshold. Used for the
+/// proof-number threshold of an OR node's best check (and of a reply's capture position).
 #[inline]
 pub(crate) fn epsilon_threshold(own: PnDn, second: PnDn) -> PnDn {
-    let grown = second as u64 + 1 + second as u64 / 4;
+    grown_threshold(own, second, 4)
+}
+
+/// [`epsilon_threshold`] with ε = 1/8, for the disproof-number threshold of an AND node's
+/// best reply. A smaller ε there switches sooner between replies that refute about as well;
+/// measured against 1/4 it took fewer nodes on hard disproofs (the checker's suites 7-9 %
+/// fewer) and first proofs (the seven long problems' 7.34 M to 6.92 M); 1/6, 1/12 and 1/16
+/// did less well on those.
+#[inline]
+pub(crate) fn reply_epsilon_threshold(own: PnDn, second: PnDn) -> PnDn {
+    grown_threshold(own, second, 8)
+}
+
+#[inline]
+fn grown_threshold(own: PnDn, second: PnDn, inverse_epsilon: u64) -> PnDn {
+    let grown = second as u64 + 1 + second as u64 / inverse_epsilon;
     own.min(grown.min(INF_1 as u64) as PnDn)
 }
 
@@ -186,6 +202,9 @@ mod tests {
         assert_eq!(epsilon_threshold(100, 8), 11);
         assert_eq!(epsilon_threshold(5, 8), 5);
         assert_eq!(epsilon_threshold(INF_1, INF), INF_1);
+        assert_eq!(reply_epsilon_threshold(100, 16), 19);
+        assert_eq!(reply_epsilon_threshold(10, 16), 10);
+        assert_eq!(reply_epsilon_threshold(INF_1, INF), INF_1);
         assert_eq!(remaining_threshold(10, 7, 3), 6);
         assert_eq!(remaining_threshold(INF_1, 7, 3), INF_1);
         assert_eq!(remaining_threshold(5, 20, 3), 4);

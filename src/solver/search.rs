@@ -13,7 +13,9 @@ use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
 use super::path::{Path, PathResult};
 use super::plies::Plies;
-use super::pn::{INF_1, PnDn, add, epsilon_threshold, remaining_threshold};
+use super::pn::{
+    INF_1, PnDn, add, epsilon_threshold, remaining_threshold, reply_epsilon_threshold,
+};
 use super::pn::{NOT_ON_PATH, REP_OUTSIDE, Value};
 use super::tt::Table;
 use crate::bitboard::Bitboard;
@@ -599,7 +601,7 @@ impl<'a> Search<'a> {
                 );
                 break v;
             }
-            let child_th_dn = epsilon_threshold(th_dn, second);
+            let child_th_dn = reply_epsilon_threshold(th_dn, second);
             let (best_pn, _) = effective(&exp.children[best], &exp.caps);
             let child_th_pn = remaining_threshold(th_pn, pn, best_pn);
             let ch = &exp.children[best];
