@@ -52,13 +52,13 @@ impl SolverConfig {
     pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
     /// The default allowance for the shortest-mate work (when
     /// [`SolverConfig::shortest_node_limit`] is `None`). Chosen from measurements
-    /// (benches/README.md, "Proven shortest by default"): it proves 寿 (611 plies, 8.1 M nodes
-    /// after a first proof of 0.13 M), Astral Traveler (579, 5.2 M after 0.68 M), ACTの夢 (467)
+    /// (benches/README.md, "Proven shortest by default"): it proves 寿 (611 plies, 8.3 M nodes
+    /// after a first proof of 0.20 M), Astral Traveler (579, 4.4 M after 0.50 M), ACTの夢 (467)
     /// and Astral390 (189) minimal, and nearly every random mate of 1-25 plies of
     /// `problems/random.sfen`, whose first proofs can be far longer than the shortest mate (67
     /// plies for a mate in 11) and whose proofs of minimality refute every shorter budget in
     /// turn. It does not grow with the first proof: a first proof much larger than this
-    /// (Microcosmos, 18.8 M) has not had its length proven within many times as much.
+    /// (Microcosmos, 19.2 M) has not had its length proven within many times as much.
     pub const DEFAULT_SHORTEST_NODES: u64 = 10_000_000;
     /// The least automatic share of one checker question (when
     /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution
