@@ -748,8 +748,8 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
     );
 }
 
-/// 図巧98番 (伊藤看寿), a mate in 31 whose first proof has 39 plies: proven shortest with
-/// default settings (about 2.5 M nodes, a few seconds; it needed a 300 M-node allowance
+/// 図巧98番 (伊藤看寿), a mate in 31 whose first proof has 41 plies: proven shortest with
+/// default settings (about 1.6 M nodes, a few seconds; it needed a 300 M-node allowance
 /// before the searches from the top came ahead of the ladder after a costly first proof).
 #[test]
 fn zukou_98_is_proven_shortest_by_default() {

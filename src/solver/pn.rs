@@ -25,7 +25,8 @@ pub(crate) fn add(a: PnDn, b: PnDn) -> PnDn {
 
 /// The threshold handed to the best child under the 1+ε trick: a little above the second
 /// best sibling's value (ε = 1/4), but never above the node's own threshold. Used for the
-/// proof-number threshold of an OR node's best check (and of a reply's capture position).
+/// proof-number threshold of an OR node's best check, and at an AND node for the proof-number
+/// threshold of a reply's real child or capture position while both are open.
 #[inline]
 pub(crate) fn epsilon_threshold(own: PnDn, second: PnDn) -> PnDn {
     grown_threshold(own, second, 4)
@@ -34,8 +35,8 @@ pub(crate) fn epsilon_threshold(own: PnDn, second: PnDn) -> PnDn {
 /// [`epsilon_threshold`] with ε = 1/8, for the disproof-number threshold of an AND node's
 /// best reply. A smaller ε there switches sooner between replies that refute about as well;
 /// measured against 1/4 it took fewer nodes on hard disproofs (the checker's suites 7-9 %
-/// fewer) and first proofs (the seven long problems' 7.34 M to 6.92 M); 1/6, 1/12 and 1/16
-/// did less well on those.
+/// fewer) and first proofs (the seven long problems' 7.34 M to 6.92 M); 1/6, 1/10, 1/12 and
+/// 1/16 took more first-proof nodes, and 1/6 and 1/16 more on the checker.
 #[inline]
 pub(crate) fn reply_epsilon_threshold(own: PnDn, second: PnDn) -> PnDn {
     grown_threshold(own, second, 8)
