@@ -691,11 +691,9 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
     // The first proof takes about 2.6 M nodes and, with an allowance of 400,000 after it,
     // the whole solve 3.08 M: these limits run out in the searches for a shorter mate, in the
     // tightening or in the final walk. (The default allowance is 10 M.) Before the fallback,
-    // several such limits gave `Unknown(NodeLimit)`. (The first
-    // proof took 0.45 M nodes before OR nodes had df-pn+ initial disproof numbers, 2.77 M
-    // before the folded interpositions of `expansion::folded_squares`, 2.09 M before
-    // inferior repetitions counted as repetitions, 3.07 M before
-    // `pn::reply_epsilon_threshold`.)
+    // several such limits gave `Unknown(NodeLimit)`. A search change that moves the first
+    // proof moves these limits with it (the last assertion says when they no longer cover
+    // both kinds of answer).
     let limits = [
         2_640_000u64,
         2_720_000,
