@@ -99,6 +99,7 @@ pub enum Encoding {
 
 /// Where a problem came from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Origin {
     /// The file name as given (`<stdin>`, `<argument>` for text given directly).
     pub file: String,
@@ -353,6 +354,7 @@ impl fmt::Display for ProblemErrorKind {
 
 /// A problem that could not be read: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProblemError {
     /// The file name as given.
     pub file: String,

@@ -173,6 +173,7 @@ impl fmt::Display for FlawKind {
 
 /// One flaw: what, where, which moves, how long.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Flaw {
     /// What kind of flaw.
     pub kind: FlawKind,
@@ -285,6 +286,7 @@ impl Question {
 
 /// A question the checker could not settle within its limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Undecided {
     /// The 1-based ply of the line concerned.
     pub ply: usize,
@@ -321,6 +323,7 @@ impl fmt::Display for Verdict {
 
 /// The result of [`Solver::check`](crate::Solver::check).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Report {
     /// The overall answer.
     pub verdict: Verdict,

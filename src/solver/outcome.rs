@@ -29,6 +29,7 @@ impl StopHandle {
 
 /// A progress report, passed to the callback set with [`Solver::set_progress`](crate::Solver::set_progress).
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Progress {
     /// Nodes searched so far.
     pub nodes: u64,
@@ -253,6 +254,7 @@ pub enum Outcome {
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct Stats {
     /// Nodes searched (including those re-searched while building the line).
     pub nodes: u64,
@@ -280,6 +282,7 @@ impl Stats {
 
 /// The result of [`Solver::solve`](crate::Solver::solve).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Solution {
     /// The verdict.
     pub outcome: Outcome,
@@ -289,6 +292,7 @@ pub struct Solution {
 
 /// How the line walk judged one defender reply at a defender ply of the main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Alternative {
     /// The reply.
     pub mv: Move,
@@ -304,6 +308,7 @@ pub struct Alternative {
 
 /// The replies the line walk considered at one defender ply of the main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DefenderChoice {
     /// 1-based ply of the defender's move in the line.
     pub ply: usize,
