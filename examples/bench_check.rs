@@ -13,7 +13,8 @@
 //! `problems/antma.sfen` solved, then checked, in order on one solver with a
 //! [`SUITE_HASH_MIB`] table and default settings otherwise (as `check_unique --hash-mb 256`
 //! does), with the totals: time, nodes (repeatable, unlike the times on a shared machine) and
-//! the verdicts.
+//! the verdicts; then each problem checked again with `SolverConfig::first_flaw` (the quick
+//! verdict, `check_unique --first-flaw`), with its totals and how many verdicts agree.
 
 use clap::Parser;
 use std::time::Duration;
@@ -56,9 +57,10 @@ fn suite(file: &str) {
         solve_time += sol.stats.elapsed;
         solve_nodes += sol.stats.nodes;
     }
-    let mut solver = Solver::new(config);
+    let mut solver = Solver::new(config.clone());
     let (mut check_time, mut check_nodes) = (Duration::ZERO, 0);
     let (mut sound, mut unsound, mut undecided, mut flaws) = (0, 0, 0, 0);
+    let mut verdicts = Vec::new();
     for p in &problems {
         let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
         let report = solver.check(&p.position, intended);
@@ -70,12 +72,24 @@ fn suite(file: &str) {
             Verdict::Unsound => unsound += 1,
             Verdict::Undecided => undecided += 1,
         }
+        verdicts.push(report.verdict);
+    }
+    // The quick verdict (`SolverConfig::first_flaw`), on a fresh solver of its own.
+    let mut solver = Solver::new(config.first_flaw(true));
+    let (mut quick_time, mut quick_nodes, mut same) = (Duration::ZERO, 0, 0);
+    for (p, full) in problems.iter().zip(&verdicts) {
+        let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
+        let report = solver.check(&p.position, intended);
+        quick_time += report.stats.elapsed;
+        quick_nodes += report.stats.nodes;
+        same += usize::from(report.verdict == *full);
     }
     println!(
-        "| {file} | {} | {:.3} | {solve_nodes} | {:.3} | {check_nodes} | {sound} / {unsound} / {undecided} | {flaws} |",
+        "| {file} | {} | {:.3} | {solve_nodes} | {:.3} | {check_nodes} | {sound} / {unsound} / {undecided} | {flaws} | {:.3} | {quick_nodes} | {same} |",
         problems.len(),
         solve_time.as_secs_f64(),
         check_time.as_secs_f64(),
+        quick_time.as_secs_f64(),
     );
 }
 
@@ -131,9 +145,9 @@ fn main() {
     if !args.quick {
         println!();
         println!(
-            "| suite | problems | solve s | solve nodes | check s | check nodes | sound / unsound / undecided | flaws |"
+            "| suite | problems | solve s | solve nodes | check s | check nodes | sound / unsound / undecided | flaws | first-flaw check s | first-flaw nodes | same verdicts |"
         );
-        println!("|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|");
         for file in SUITES {
             suite(file);
         }

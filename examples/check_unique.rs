@@ -68,6 +68,10 @@ struct Args {
     /// the first attacker ply of each side variation. Costs a search per check there.
     #[arg(long)]
     variations: bool,
+    /// Stop at the first fatal flaw (the verdict is the same; the flaws after it are not
+    /// looked for): quick answers for drafts and unsound problems.
+    #[arg(long)]
+    first_flaw: bool,
     /// Problems checked at once, one solver (and its share of --hash-mb) each; 0 = one per
     /// core.
     #[arg(long, default_value_t = 1)]
@@ -394,7 +398,8 @@ fn main() -> ExitCode {
     )
     .question_node_limit(args.question_nodes)
     .strict_check(args.strict)
-    .check_variations(args.variations);
+    .check_variations(args.variations)
+    .first_flaw(args.first_flaw);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
     let init = || common::new_solver(&config, search_progress, false, prefault);

@@ -8,7 +8,7 @@ mod common;
 
 use common::{Brute, check_line, hand_after};
 use tsume::{
-    Flaw, FlawKind, Move, Position, Report, Solver, SolverConfig, Verdict,
+    Flaw, FlawKind, Move, Position, Question, Report, Solver, SolverConfig, StopReason, Verdict,
     is_mate_with_futile_interpositions,
 };
 
@@ -511,6 +511,110 @@ fn variations_are_searched_for_second_mates_only_when_asked() {
     // Notes only: the fatal flaws are the same.
     let fatal = |r: &Report| r.fatal_flaws().map(|f| token(f, true)).collect::<Vec<_>>();
     assert_eq!(fatal(&plain), fatal(&with));
+}
+
+/// Checks every problem of `file` with a documented `check:` result (or, for flawed.sfen,
+/// an `expect:`) under [`SolverConfig::first_flaw`]: the verdict is the documented one, every
+/// flaw reported is one of the documented flaws, and a check that stopped early says so.
+fn first_flaw_agrees(file: &str, question_nodes: u64) -> (Vec<String>, usize) {
+    let mut bad = Vec::new();
+    let mut stopped_early = 0;
+    for (n, pos, intended, comment) in problems(file) {
+        let (verdict, want): (Option<&str>, Vec<String>) =
+            if let Some((_, doc)) = comment.split_once("check:") {
+                let mut words = doc.split_whitespace();
+                (words.next(), words.map(str::to_string).collect())
+            } else if let Some((options, spec)) = comment
+                .strip_prefix("expect")
+                .and_then(|r| r.split_once(':'))
+            {
+                if options.contains("strict") || options.contains("variations") {
+                    continue;
+                }
+                let spec = spec.split('|').next().unwrap_or("");
+                (None, spec.split_whitespace().map(str::to_string).collect())
+            } else {
+                continue;
+            };
+        let mut solver = Solver::new(config(question_nodes).first_flaw(true));
+        let report = solver.check(&pos, intended.as_deref());
+        let place = format!("{file}:{n} (first_flaw)");
+        let fatal_wanted = want.iter().any(|w| {
+            let kind = w.split('@').next().unwrap_or("");
+            FlawKind::ALL
+                .iter()
+                .any(|k| k.name() == kind && k.is_fatal())
+        });
+        let verdict = verdict.unwrap_or(if fatal_wanted { "unsound" } else { "sound" });
+        if report.verdict.to_string() != verdict {
+            bad.push(format!(
+                "{place}: documented {verdict}, got {} {:?} {:?}",
+                report.verdict, report.flaws, report.undecided
+            ));
+        }
+        for f in &report.flaws {
+            if !want.contains(&token(f, true)) && !want.contains(&token(f, false)) {
+                bad.push(format!(
+                    "{place}: {} is not a documented flaw",
+                    token(f, true)
+                ));
+            }
+        }
+        let stopped = report
+            .undecided
+            .iter()
+            .filter(|u| u.reason == StopReason::FirstFlaw)
+            .collect::<Vec<_>>();
+        stopped_early += usize::from(!stopped.is_empty());
+        for u in &stopped {
+            if u.kind != Question::NotExamined || report.verdict != Verdict::Unsound {
+                bad.push(format!(
+                    "{place}: stopped early without a fatal flaw: {u:?}"
+                ));
+            }
+        }
+        // A sound problem is checked in full: every documented note is there.
+        let noted = |w: &String| {
+            report
+                .flaws
+                .iter()
+                .any(|f| token(f, true) == *w || token(f, false) == *w)
+        };
+        if report.verdict == Verdict::Sound && !want.iter().all(noted) {
+            bad.push(format!(
+                "{place}: sound, but not every note: {:?}",
+                report.flaws
+            ));
+        }
+        bad.extend(confirm(&place, &pos, &report));
+    }
+    (bad, stopped_early)
+}
+
+#[test]
+fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
+    let (mut bad, _) = first_flaw_agrees("flawed.sfen", 1_000_000);
+    let (more, stopped) = first_flaw_agrees("yaneuraou.sfen", 400_000);
+    bad.extend(more);
+    // Most of these samples are unsound at an early ply: the walk stops there.
+    assert!(stopped >= 20, "only {stopped} checks stopped early");
+    bad.extend(first_flaw_agrees("antma.sfen", 1_000_000).0);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // An unsound problem stops at its first fatal flaw and says where.
+    let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G").unwrap();
+    let full = solver(300_000).check(&pos, None);
+    let quick = Solver::new(config(300_000).first_flaw(true)).check(&pos, None);
+    assert_eq!(full.verdict, Verdict::Unsound);
+    assert_eq!(quick.verdict, Verdict::Unsound);
+    assert!(quick.fatal_flaws().count() >= 1);
+    assert!(quick.flaws.iter().all(|f| full.flaws.contains(f)));
+    // A sound problem is checked in full: the same report.
+    let pos = Position::from_sfen(MOG_MATE9).unwrap();
+    let full = solver(300_000).check(&pos, None);
+    let quick = Solver::new(config(300_000).first_flaw(true)).check(&pos, None);
+    assert_eq!(quick.verdict, Verdict::Sound);
+    assert_eq!(quick.flaws, full.flaws);
+    assert!(quick.undecided.is_empty());
 }
 
 #[test]

@@ -90,6 +90,22 @@ pub enum FlawKind {
 }
 
 impl FlawKind {
+    /// Every kind, in the order of the rules' table (for listing them, or finding one by
+    /// [`FlawKind::name`]).
+    pub const ALL: [FlawKind; 11] = [
+        FlawKind::NoMate,
+        FlawKind::InvalidIntendedLine,
+        FlawKind::AlternativeMate,
+        FlawKind::AlternativeFinalMove,
+        FlawKind::PiecesLeftOver,
+        FlawKind::EqualLengthVariation,
+        FlawKind::LongerVariation,
+        FlawKind::ShorterMate,
+        FlawKind::PromotionChoice,
+        FlawKind::Transposition,
+        FlawKind::VariationAlternativeMate,
+    ];
+
     /// The name used in JSON output: `no_mate`, `invalid_intended_line`, `alternative_mate`,
     /// `alternative_final_move`, `pieces_left_over`, `equal_length_variation`,
     /// `longer_variation`, `shorter_mate`, `promotion_choice`, `transposition`,
@@ -367,6 +383,10 @@ impl Report {
 /// quarter, since the length of a 余詰 is a detail beside the fact that it mates.
 const DETOUR_SHORTEN_SHARE: u64 = 4;
 
+/// With [`SolverConfig::first_flaw`], the first walk along the line gives each question this
+/// part of its share.
+const QUICK_SHARE_PART: u64 = 16;
+
 /// The moves, positions and keys along a line.
 struct Walk {
     moves: Vec<Move>,
@@ -559,20 +579,37 @@ pub(crate) fn run(
         }
     }
     if !line.is_empty() {
-        let mut checker = Checker {
-            search: &mut search,
-            side: side_table,
-            cap,
-            config,
-            stop,
-            flaws,
-            undecided,
-            intended: checked_intended,
-            side_dirty: false,
+        // With `first_flaw`, a first walk gives each question a small share: a second
+        // solution that is cheap to find anywhere along the line ends the check before the
+        // full shares are spent on hard questions at earlier plies. Only when it finds no
+        // fatal flaw does the full walk follow (on the same tables, so it repeats little).
+        let shares: &[u64] = if config.get_first_flaw() {
+            &[(cap / QUICK_SHARE_PART).max(1), cap]
+        } else {
+            &[cap]
         };
-        hand_left = checker.examine(pos, &line, checked_intended);
-        flaws = checker.flaws;
-        undecided = checker.undecided;
+        let mut side_dirty = false;
+        for (i, &share) in shares.iter().enumerate() {
+            let mut checker = Checker {
+                search: &mut search,
+                side: &mut *side_table,
+                cap: share,
+                config,
+                stop,
+                flaws: flaws.clone(),
+                undecided: undecided.clone(),
+                intended: checked_intended,
+                side_dirty,
+            };
+            let end = checker.examine(pos, &line, checked_intended);
+            side_dirty = checker.side_dirty;
+            if i + 1 == shares.len() || checker.at_first_flaw() {
+                hand_left = end;
+                flaws = checker.flaws;
+                undecided = checker.undecided;
+                break;
+            }
+        }
     }
     // The intended line's own errors first (their plies count along that line), then
     // the flaws of the line checked, in ply order.
@@ -610,6 +647,16 @@ impl Checker<'_, '_> {
         let attacker = root.side_to_move();
         let mut shorter_before = false;
         for (k, &mv) in line.iter().enumerate() {
+            if self.at_first_flaw() {
+                self.undecided.push(Undecided {
+                    ply: k + 1,
+                    mv: None,
+                    kind: Question::NotExamined,
+                    question: "the plies from here on were not examined".into(),
+                    reason: StopReason::FirstFlaw,
+                });
+                break;
+            }
             if self.search.aborted().is_some() {
                 let reason = self.search.aborted().expect("aborted");
                 self.undecided.push(Undecided {
@@ -668,6 +715,13 @@ impl Checker<'_, '_> {
             false,
         );
         (s.len, s.minimal)
+    }
+
+    /// Whether the check is to stop here: [`SolverConfig::first_flaw`] asked for, and a
+    /// fatal flaw found.
+    fn at_first_flaw(&self) -> bool {
+        let strict = self.config.get_strict_check();
+        self.config.get_first_flaw() && self.flaws.iter().any(|f| f.kind.is_fatal_with(strict))
     }
 
     fn undecided(&mut self, ply: usize, mv: Option<Move>, kind: Question, question: String) {
@@ -794,6 +848,9 @@ impl Checker<'_, '_> {
         let pos = &walk.positions[k];
         let path = &walk.keys[..=k];
         for mv in pos.check_moves() {
+            if self.at_first_flaw() {
+                return; // `examine` says where the walk stopped
+            }
             if mv == played || Some(mv) == skip {
                 continue;
             }
@@ -1152,6 +1209,9 @@ impl Checker<'_, '_> {
         let distant = futile::distant_check(pos);
         let repeated = futile::repeated_interpositions(pos, path);
         for mv in pos.evasions() {
+            if self.at_first_flaw() {
+                return;
+            }
             if mv == played || repeated.contains(&mv) {
                 // A repeated interposition (the saw rule) is worth nothing: no variation.
                 continue;
@@ -1549,6 +1609,30 @@ mod tests {
             results.iter().all(|&(_, mate)| !mate),
             "no check mates clear of the line: {results:?}"
         );
+    }
+
+    #[test]
+    fn flaw_kinds_are_all_listed_with_distinct_names() {
+        // A kind added to the enum makes this match fail to compile: add it to `ALL` too.
+        for k in FlawKind::ALL {
+            match k {
+                FlawKind::NoMate
+                | FlawKind::InvalidIntendedLine
+                | FlawKind::AlternativeMate
+                | FlawKind::AlternativeFinalMove
+                | FlawKind::PiecesLeftOver
+                | FlawKind::EqualLengthVariation
+                | FlawKind::LongerVariation
+                | FlawKind::ShorterMate
+                | FlawKind::PromotionChoice
+                | FlawKind::Transposition
+                | FlawKind::VariationAlternativeMate => {}
+            }
+        }
+        let mut names: Vec<&str> = FlawKind::ALL.iter().map(|k| k.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FlawKind::ALL.len());
     }
 
     #[test]

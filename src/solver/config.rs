@@ -35,6 +35,7 @@ pub struct SolverConfig {
     question_node_limit: Option<u64>,
     strict_check: bool,
     check_variations: bool,
+    first_flaw: bool,
 }
 
 impl Default for SolverConfig {
@@ -83,6 +84,7 @@ impl SolverConfig {
             question_node_limit: None,
             strict_check: false,
             check_variations: false,
+            first_flaw: false,
         }
     }
 
@@ -214,6 +216,20 @@ impl SolverConfig {
         self
     }
 
+    /// End the uniqueness checker's walk along the line at its first fatal flaw (a second
+    /// solution, a shorter mate, ...; [`Flaw::fatal`](super::Flaw::fatal)): the verdict is
+    /// the same ([`Verdict::Unsound`](super::Verdict::Unsound) as soon as there is one), the
+    /// flaw list stops there, and the report says the plies after it were not examined
+    /// ([`Question::NotExamined`](super::Question::NotExamined) with
+    /// [`StopReason::FirstFlaw`](super::StopReason::FirstFlaw)). Off by default. For a
+    /// draft: an unsound problem is answered as soon as one flaw shows it, without the
+    /// searches for every other flaw (most of the checker's time on unsound problems); a
+    /// sound one is checked in full either way.
+    pub fn first_flaw(mut self, on: bool) -> SolverConfig {
+        self.first_flaw = on;
+        self
+    }
+
     /// The search limits these settings give.
     pub(crate) fn limits<'a>(
         &self,
@@ -288,5 +304,10 @@ impl SolverConfig {
     /// Whether side variations are searched for 変化別詰 ([`SolverConfig::check_variations`]).
     pub fn get_check_variations(&self) -> bool {
         self.check_variations
+    }
+
+    /// Whether the checker stops at its first fatal flaw ([`SolverConfig::first_flaw`]).
+    pub fn get_first_flaw(&self) -> bool {
+        self.first_flaw
     }
 }

@@ -69,6 +69,9 @@ pub enum StopReason {
     /// A question of the uniqueness checker used up its own share of nodes
     /// ([`SolverConfig::question_node_limit`](crate::SolverConfig::question_node_limit)); the check as a whole went on.
     QuestionLimit,
+    /// The uniqueness checker stopped at its first fatal flaw, as
+    /// [`SolverConfig::first_flaw`](crate::SolverConfig::first_flaw) asks.
+    FirstFlaw,
     /// The mate was proven but no verified line could be built. This would be a bug in the
     /// solver; the verdict is withheld rather than reported unchecked.
     UnverifiedLine(UnverifiedLine),
@@ -110,6 +113,7 @@ impl fmt::Display for StopReason {
             StopReason::Stopped => write!(f, "stopped"),
             StopReason::DepthLimit => write!(f, "maximum depth reached"),
             StopReason::QuestionLimit => write!(f, "question node limit reached"),
+            StopReason::FirstFlaw => write!(f, "stopped at the first fatal flaw"),
             StopReason::UnverifiedLine(why) => {
                 write!(f, "mating line could not be verified: {why}")
             }
