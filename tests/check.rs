@@ -615,6 +615,21 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     assert_eq!(quick.verdict, Verdict::Sound);
     assert_eq!(quick.flaws, full.flaws);
     assert!(quick.undecided.is_empty());
+    // The whole check's node limit running out in either walk: never sound, and the walk's
+    // end said once.
+    for limit in [3_000, 10_000, 30_000, 100_000] {
+        let config = config(300_000).first_flaw(true).node_limit(Some(limit));
+        let cut = Solver::new(config).check(&pos, None);
+        let ends = cut
+            .undecided
+            .iter()
+            .filter(|u| u.kind == Question::NotExamined)
+            .count();
+        assert!(ends <= 1, "limit {limit}: {:?}", cut.undecided);
+        if !cut.undecided.is_empty() {
+            assert_eq!(cut.verdict, Verdict::Undecided, "limit {limit}");
+        }
+    }
 }
 
 #[test]

@@ -603,7 +603,10 @@ pub(crate) fn run(
             };
             let end = checker.examine(pos, &line, checked_intended);
             side_dirty = checker.side_dirty;
-            if i + 1 == shares.len() || checker.at_first_flaw() {
+            // A walk cut short by the whole check's limits keeps what it found: a second
+            // walk would stop at once and report less.
+            let cut = checker.search.aborted().is_some();
+            if i + 1 == shares.len() || checker.at_first_flaw() || cut {
                 hand_left = end;
                 flaws = checker.flaws;
                 undecided = checker.undecided;
