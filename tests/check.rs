@@ -566,11 +566,43 @@ fn first_flaw_agrees(file: &str, question_nodes: u64) -> (Vec<String>, usize) {
             .filter(|u| u.reason == StopReason::FirstFlaw)
             .collect::<Vec<_>>();
         stopped_early += usize::from(!stopped.is_empty());
+        if stopped.len() > 1 {
+            bad.push(format!("{place}: the stop said {} times", stopped.len()));
+        }
         for u in &stopped {
             if u.kind != Question::NotExamined || report.verdict != Verdict::Unsound {
                 bad.push(format!(
                     "{place}: stopped early without a fatal flaw: {u:?}"
                 ));
+            }
+            // Nothing is examined past the ply where the walk stopped (pieces left over and
+            // the intended line's own errors are known before the walk).
+            let past = report.flaws.iter().filter(|f| {
+                f.ply > u.ply
+                    && !matches!(
+                        f.kind,
+                        FlawKind::PiecesLeftOver | FlawKind::InvalidIntendedLine
+                    )
+            });
+            for f in past {
+                bad.push(format!(
+                    "{place}: {} past the stop at {}",
+                    token(f, true),
+                    u.ply
+                ));
+            }
+            // The walk stops at once, within its ply too: one fatal flaw from it.
+            let walk_fatal = report
+                .fatal_flaws()
+                .filter(|f| {
+                    !matches!(
+                        f.kind,
+                        FlawKind::PiecesLeftOver | FlawKind::InvalidIntendedLine
+                    )
+                })
+                .count();
+            if walk_fatal > 1 {
+                bad.push(format!("{place}: {walk_fatal} fatal flaws from the walk"));
             }
         }
         // A sound problem is checked in full: every documented note is there.
@@ -608,6 +640,27 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     assert_eq!(quick.verdict, Verdict::Unsound);
     assert!(quick.fatal_flaws().count() >= 1);
     assert!(quick.flaws.iter().all(|f| full.flaws.contains(f)));
+    let first_flaw = |r: &Report| {
+        r.undecided
+            .iter()
+            .any(|u| u.reason == StopReason::FirstFlaw)
+    };
+    assert!(first_flaw(&quick), "{:?}", quick.undecided);
+    assert!(!first_flaw(&full));
+    // Strict: a promotion choice (Karolina's 非限定 at ply 7) is fatal, and the walk stops there.
+    let pos = Position::from_sfen(KAROLINA).unwrap();
+    let strict = config(1_000_000).strict_check(true);
+    let full = Solver::new(strict.clone()).check(&pos, None);
+    let quick = Solver::new(strict.first_flaw(true)).check(&pos, None);
+    assert_eq!(full.verdict, Verdict::Unsound);
+    assert_eq!(quick.verdict, Verdict::Unsound);
+    let tokens = |r: &Report| r.flaws.iter().map(|f| token(f, true)).collect::<Vec<_>>();
+    assert!(tokens(&quick).iter().all(|t| tokens(&full).contains(t)));
+    assert!(
+        quick
+            .fatal_flaws()
+            .any(|f| f.kind == FlawKind::PromotionChoice)
+    );
     // A sound problem is checked in full: the same report.
     let pos = Position::from_sfen(MOG_MATE9).unwrap();
     let full = solver(300_000).check(&pos, None);
@@ -615,21 +668,38 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     assert_eq!(quick.verdict, Verdict::Sound);
     assert_eq!(quick.flaws, full.flaws);
     assert!(quick.undecided.is_empty());
-    // The whole check's node limit running out in either walk: never sound, and the walk's
-    // end said once.
-    for limit in [3_000, 10_000, 30_000, 100_000] {
-        let config = config(300_000).first_flaw(true).node_limit(Some(limit));
-        let cut = Solver::new(config).check(&pos, None);
-        let ends = cut
-            .undecided
+    // The whole check's node limit running out: never sound, the walk's end said once, and
+    // the quick walk (a sixteenth of each share) gets at least as far along the line as the
+    // full walk under the same limit (a cut quick walk is the report, not replaced by a
+    // full walk that stops at once).
+    let total = full.stats.nodes;
+    let stop_ply = |r: &Report| {
+        r.undecided
             .iter()
             .filter(|u| u.kind == Question::NotExamined)
-            .count();
-        assert!(ends <= 1, "limit {limit}: {:?}", cut.undecided);
+            .map(|u| u.ply)
+            .collect::<Vec<_>>()
+    };
+    let mut cut_checks = 0;
+    for part in 2..8 {
+        let limit = total * part / 8;
+        let cut =
+            Solver::new(config(300_000).first_flaw(true).node_limit(Some(limit))).check(&pos, None);
+        let plain = Solver::new(config(300_000).node_limit(Some(limit))).check(&pos, None);
+        let (at, plain_at) = (stop_ply(&cut), stop_ply(&plain));
+        assert!(at.len() <= 1, "limit {limit}: {:?}", cut.undecided);
         if !cut.undecided.is_empty() {
             assert_eq!(cut.verdict, Verdict::Undecided, "limit {limit}");
         }
+        if let (Some(&a), Some(&b)) = (at.first(), plain_at.first()) {
+            cut_checks += 1;
+            assert!(
+                a >= b,
+                "limit {limit}: stopped at ply {a}, the full walk at {b}"
+            );
+        }
     }
+    assert!(cut_checks > 0, "no limit cut both checks");
 }
 
 #[test]

@@ -99,7 +99,6 @@ pub enum Encoding {
 
 /// Where a problem came from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub struct Origin {
     /// The file name as given (`<stdin>`, `<argument>` for text given directly).
     pub file: String,

@@ -92,7 +92,7 @@ pub enum FlawKind {
 impl FlawKind {
     /// Every kind, in the order of the rules' table (for listing them, or finding one by
     /// [`FlawKind::name`]).
-    pub const ALL: [FlawKind; 11] = [
+    pub const ALL: &'static [FlawKind] = &[
         FlawKind::NoMate,
         FlawKind::InvalidIntendedLine,
         FlawKind::AlternativeMate,
@@ -606,10 +606,23 @@ pub(crate) fn run(
             // A walk cut short by the whole check's limits keeps what it found: a second
             // walk would stop at once and report less.
             let cut = checker.search.aborted().is_some();
-            if i + 1 == shares.len() || checker.at_first_flaw() || cut {
+            let last = i + 1 == shares.len();
+            if last || checker.at_first_flaw() || cut {
                 hand_left = end;
                 flaws = checker.flaws;
-                undecided = checker.undecided;
+                if !last && !cut {
+                    // The questions this quick walk left open were asked with a part of
+                    // their share only: not questions the check could not settle. Where it
+                    // stopped is kept.
+                    let walked = checker.undecided.split_off(undecided.len());
+                    undecided.extend(
+                        walked
+                            .into_iter()
+                            .filter(|u| u.reason == StopReason::FirstFlaw),
+                    );
+                } else {
+                    undecided = checker.undecided;
+                }
                 break;
             }
         }
@@ -648,14 +661,32 @@ impl Checker<'_, '_> {
         let walk = Walk::new(root, line);
         let n = line.len();
         let attacker = root.side_to_move();
+        let end = walk.positions[n].hand(attacker);
+        let left_over = |end: Hand| {
+            Flaw::new(
+                FlawKind::PiecesLeftOver,
+                n,
+                format!("the attacker ends with {} in hand", end.japanese()),
+            )
+        };
+        // Known from the line alone: with `first_flaw` it ends the check before any search.
+        let left_over_first = self.config.get_first_flaw() && end.total() > 0;
+        if left_over_first {
+            self.flaws.push(left_over(end));
+        }
         let mut shorter_before = false;
         for (k, &mv) in line.iter().enumerate() {
             if self.at_first_flaw() {
+                // Stopped during ply k (1-based), or before ply 1.
                 self.undecided.push(Undecided {
-                    ply: k + 1,
+                    ply: k.max(1),
                     mv: None,
                     kind: Question::NotExamined,
-                    question: "the plies from here on were not examined".into(),
+                    question: if k == 0 {
+                        "the plies from here on were not examined".into()
+                    } else {
+                        "the rest of this ply and the plies after it were not examined".into()
+                    },
                     reason: StopReason::FirstFlaw,
                 });
                 break;
@@ -688,13 +719,8 @@ impl Checker<'_, '_> {
                 self.variations(&walk, k, mv, rest);
             }
         }
-        let end = walk.positions[n].hand(attacker);
-        if end.total() > 0 {
-            self.flaws.push(Flaw::new(
-                FlawKind::PiecesLeftOver,
-                n,
-                format!("the attacker ends with {} in hand", end.japanese()),
-            ));
+        if end.total() > 0 && !left_over_first {
+            self.flaws.push(left_over(end));
         }
         end
     }
@@ -1419,8 +1445,11 @@ impl Checker<'_, '_> {
 ///
 /// A proof found under more exclusions holds under fewer, and a refutation reaches the table
 /// only when it rests on no excluded position: so one table serves every [`Rejoin::Never`]
-/// search of a problem (the plies only go forward, and each excludes less than the ones
-/// before), and the other two after them, after which the table starts afresh.
+/// search of a problem, and the other two after them, after which the table starts afresh.
+/// In a [`Rejoin::Never`] search every position of the line is off limits whatever the ply
+/// asked about (those up to it are on the search's path, where reaching one again counts as
+/// not mated; the later ones are excluded), so its proofs hold for any ply, in any order of
+/// plies (the first-flaw check walks the line twice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rejoin {
     Never,

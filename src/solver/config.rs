@@ -216,15 +216,23 @@ impl SolverConfig {
         self
     }
 
-    /// End the uniqueness checker's walk along the line at its first fatal flaw (a second
-    /// solution, a shorter mate, ...; [`Flaw::fatal`](super::Flaw::fatal)): the verdict is
-    /// the same ([`Verdict::Unsound`](super::Verdict::Unsound) as soon as there is one), the
-    /// flaw list stops there, and the report says the plies after it were not examined
-    /// ([`Question::NotExamined`](super::Question::NotExamined) with
-    /// [`StopReason::FirstFlaw`](super::StopReason::FirstFlaw)). Off by default. For a
-    /// draft: an unsound problem is answered as soon as one flaw shows it, without the
-    /// searches for every other flaw (most of the checker's time on unsound problems); a
-    /// sound one is checked in full either way.
+    /// End the uniqueness checker's walk along the line at the first fatal flaw it finds
+    /// (a second solution, a shorter mate, pieces left over, ...;
+    /// [`Flaw::fatal`](super::Flaw::fatal)), for a quick verdict on a draft. Off by default.
+    ///
+    /// A first walk gives each question a sixteenth of its share, so that a second solution
+    /// that is cheap to find anywhere along the line ends the check before hard questions at
+    /// earlier plies spend their whole shares; only when it finds no fatal flaw does the walk
+    /// with the full shares follow, on the same tables. So a sound problem gets the full
+    /// check, and an unsound one is reported unsound with the flaws found up to the stop
+    /// (each one a flaw the full check reports too, by kind, ply and move; a length found in
+    /// the quick walk may be a bound, "at most N", where the full check proves it exact) and
+    /// a [`Question::NotExamined`](super::Question::NotExamined) entry with
+    /// [`StopReason::FirstFlaw`](super::StopReason::FirstFlaw) at the ply where the walk
+    /// stopped. The flaw is the first one found, not necessarily the one at the earliest
+    /// ply, and the quick walk's open questions are not listed. The whole check's node and
+    /// time limits count both walks: near those limits a check may come out undecided where
+    /// the full check alone would not.
     pub fn first_flaw(mut self, on: bool) -> SolverConfig {
         self.first_flaw = on;
         self

@@ -24,6 +24,7 @@ const FILL_SAMPLE: usize = 16_000;
 /// A request for memory that could not be met: the table (or the whole of
 /// [`SolverConfig::hash_mib`](super::SolverConfig::hash_mib)) is larger than the system gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AllocError {
     /// The bytes asked for.
     pub requested: usize,
