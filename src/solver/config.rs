@@ -224,7 +224,8 @@ impl SolverConfig {
     /// that is cheap to find anywhere along the line ends the check before hard questions at
     /// earlier plies spend their whole shares; only when it finds no fatal flaw does the walk
     /// with the full shares follow, on the same tables. So a sound problem gets the full
-    /// check, and an unsound one is reported unsound with the flaws found up to the stop
+    /// check (its tables holding the quick walk's entries, which with small tables or shares
+    /// may settle a question differently), and an unsound one is reported unsound with the flaws found up to the stop
     /// (each one a flaw the full check reports too, by kind, ply and move; a length found in
     /// the quick walk may be a bound, "at most N", where the full check proves it exact) and
     /// a [`Question::NotExamined`](super::Question::NotExamined) entry with
