@@ -27,8 +27,8 @@ use std::process::ExitCode;
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind, Variation};
 use tsume::{
-    Flaw, FlawKind, MateLine, Move, Outcome, Position, Report, Solver, Verdict, japanese_line,
-    japanese_move,
+    Flaw, FlawKind, MateLine, Move, Outcome, Position, Report, Solver, StopReason, Verdict,
+    japanese_line, japanese_move,
 };
 
 #[derive(Parser, Debug)]
@@ -160,12 +160,23 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
     say!("sfen {}", pos.to_sfen());
     let fatal = report.fatal_flaws().count();
     let notes = report.flaws.len() - fatal;
+    // With --first-flaw, where the walk stopped is listed with the undecided questions but
+    // is not one.
+    let stopped = report
+        .undecided
+        .iter()
+        .any(|u| u.reason == StopReason::FirstFlaw);
     say!(
-        "verdict: {} ({fatal} fatal flaw{}, {notes} note{}, {} undecided)",
+        "verdict: {} ({fatal} fatal flaw{}, {notes} note{}, {} undecided{})",
         report.verdict,
         if fatal == 1 { "" } else { "s" },
         if notes == 1 { "" } else { "s" },
-        report.undecided.len()
+        report.undecided.len() - usize::from(stopped),
+        if stopped {
+            "; stopped at the first fatal flaw"
+        } else {
+            ""
+        }
     );
     if !report.line.is_empty() {
         let what = match (&report.main_line, report.checked_intended) {
@@ -229,8 +240,13 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
     }
     for u in &report.undecided {
         say!(
-            "  ply {:>3}  undecided: {}{} ({})",
+            "  ply {:>3}  {}: {}{} ({})",
             u.ply,
+            if u.reason == StopReason::FirstFlaw {
+                "stopped"
+            } else {
+                "undecided"
+            },
             u.mv.map(|m| format!("{m}: ")).unwrap_or_default(),
             u.question,
             u.reason
