@@ -57,40 +57,57 @@ fn suite(file: &str) {
         solve_time += sol.stats.elapsed;
         solve_nodes += sol.stats.nodes;
     }
-    let mut solver = Solver::new(config.clone());
-    let (mut check_time, mut check_nodes) = (Duration::ZERO, 0);
-    let (mut sound, mut unsound, mut undecided, mut flaws) = (0, 0, 0, 0);
-    let mut verdicts = Vec::new();
-    for p in &problems {
-        let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
-        let report = solver.check(&p.position, intended);
-        check_time += report.stats.elapsed;
-        check_nodes += report.stats.nodes;
-        flaws += report.flaws.len();
-        match report.verdict {
-            Verdict::Sound => sound += 1,
-            Verdict::Unsound => unsound += 1,
-            Verdict::Undecided => undecided += 1,
-        }
-        verdicts.push(report.verdict);
-    }
-    // The quick verdict (`SolverConfig::first_flaw`), on a fresh solver of its own.
-    let mut solver = Solver::new(config.first_flaw(true));
-    let (mut quick_time, mut quick_nodes, mut same) = (Duration::ZERO, 0, 0);
-    for (p, full) in problems.iter().zip(&verdicts) {
-        let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
-        let report = solver.check(&p.position, intended);
-        quick_time += report.stats.elapsed;
-        quick_nodes += report.stats.nodes;
-        same += usize::from(report.verdict == *full);
-    }
+    let full = check_all(&problems, config.clone());
+    let quick = check_all(&problems, config.first_flaw(true));
+    let count = |v: Verdict| full.verdicts.iter().filter(|&&w| w == v).count();
+    let (sound, unsound, undecided) = (
+        count(Verdict::Sound),
+        count(Verdict::Unsound),
+        count(Verdict::Undecided),
+    );
+    let same = full
+        .verdicts
+        .iter()
+        .zip(&quick.verdicts)
+        .filter(|(a, b)| a == b)
+        .count();
     println!(
-        "| {file} | {} | {:.3} | {solve_nodes} | {:.3} | {check_nodes} | {sound} / {unsound} / {undecided} | {flaws} | {:.3} | {quick_nodes} | {same} |",
+        "| {file} | {} | {:.3} | {solve_nodes} | {:.3} | {} | {sound} / {unsound} / {undecided} | {} | {:.3} | {} | {same} |",
         problems.len(),
         solve_time.as_secs_f64(),
-        check_time.as_secs_f64(),
-        quick_time.as_secs_f64(),
+        full.time.as_secs_f64(),
+        full.nodes,
+        full.flaws,
+        quick.time.as_secs_f64(),
+        quick.nodes,
     );
+}
+
+/// The totals of checking every problem in order on one fresh solver.
+struct Checked {
+    time: Duration,
+    nodes: u64,
+    flaws: usize,
+    verdicts: Vec<Verdict>,
+}
+
+fn check_all(problems: &[tsume::problem::Problem], config: SolverConfig) -> Checked {
+    let mut solver = Solver::new(config);
+    let mut out = Checked {
+        time: Duration::ZERO,
+        nodes: 0,
+        flaws: 0,
+        verdicts: Vec::new(),
+    };
+    for p in problems {
+        let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
+        let report = solver.check(&p.position, intended);
+        out.time += report.stats.elapsed;
+        out.nodes += report.stats.nodes;
+        out.flaws += report.flaws.len();
+        out.verdicts.push(report.verdict);
+    }
+    out
 }
 
 /// (name, sfen, nodes allowed after the first proof for proving the length shortest).

@@ -68,8 +68,8 @@ struct Args {
     /// the first attacker ply of each side variation. Costs a search per check there.
     #[arg(long)]
     variations: bool,
-    /// Stop at the first fatal flaw (the verdict is the same; the flaws after it are not
-    /// looked for): quick answers for drafts and unsound problems.
+    /// Stop at the first fatal flaw found (the same verdict, barring --nodes/--time; the
+    /// other flaws are not looked for): quick answers for drafts and unsound problems.
     #[arg(long)]
     first_flaw: bool,
     /// Problems checked at once, one solver (and its share of --hash-mb) each; 0 = one per

@@ -55,6 +55,26 @@ fn token(f: &Flaw, with_move: bool) -> String {
     }
 }
 
+/// A flawed.sfen comment's `expect[(<options>)]: <token> ... | why`: the options (`strict`,
+/// `variations`) and the expected flaw tokens.
+fn expectation(comment: &str) -> Option<(Vec<&str>, Vec<String>)> {
+    let (options, spec) = comment.strip_prefix("expect")?.split_once(':')?;
+    let options = options.trim_start_matches('(').trim_end_matches(')');
+    let spec = spec.split('|').next().unwrap_or("");
+    Some((
+        options.split(',').filter(|o| !o.is_empty()).collect(),
+        spec.split_whitespace().map(str::to_string).collect(),
+    ))
+}
+
+/// A comment's documented `check: <verdict> <kind>@<ply> ...`: the verdict and the tokens.
+fn documented_check(comment: &str) -> Option<(String, Vec<String>)> {
+    let (_, doc) = comment.split_once("check:")?;
+    let mut words = doc.split_whitespace();
+    let verdict = words.next().unwrap_or("").to_string();
+    Some((verdict, words.map(str::to_string).collect()))
+}
+
 /// A brute force for which the positions of `line` from the one after its 1-based `ply` to
 /// the end are not mated: the positions a second solution from that ply keeps clear of.
 fn clear_of_line(root: &Position, line: &[Move], ply: usize) -> Brute {
@@ -275,15 +295,10 @@ fn flawed_problems_report_exactly_their_flaws() {
     let mut bad = Vec::new();
     let mut kinds = std::collections::HashSet::new();
     for (n, pos, intended, comment) in problems("flawed.sfen") {
-        let (options, spec) = comment
-            .strip_prefix("expect")
-            .and_then(|r| r.split_once(':'))
-            .unwrap_or_else(|| panic!("flawed.sfen:{n}: no `expect:`"));
-        let options = options.trim_start_matches('(').trim_end_matches(')');
-        let strict = options.split(',').any(|o| o == "strict");
-        let variations = options.split(',').any(|o| o == "variations");
-        let spec = spec.split('|').next().unwrap_or("");
-        let mut want: Vec<String> = spec.split_whitespace().map(str::to_string).collect();
+        let (options, mut want) =
+            expectation(&comment).unwrap_or_else(|| panic!("flawed.sfen:{n}: no `expect:`"));
+        let strict = options.contains(&"strict");
+        let variations = options.contains(&"variations");
         let mut solver = Solver::new(
             config(1_000_000)
                 .strict_check(strict)
@@ -341,13 +356,10 @@ fn documented(file: &str, question_nodes: u64) -> Vec<String> {
     let mut bad = Vec::new();
     let mut count = 0;
     for (n, pos, intended, comment) in problems(file) {
-        let Some((_, doc)) = comment.split_once("check:") else {
+        let Some((verdict, mut want)) = documented_check(&comment) else {
             continue;
         };
         count += 1;
-        let mut words = doc.split_whitespace();
-        let verdict = words.next().unwrap_or("");
-        let mut want: Vec<String> = words.map(str::to_string).collect();
         let report = solver.check(&pos, intended.as_deref());
         let place = format!("{file}:{n}");
         let mut got: Vec<String> = report.flaws.iter().map(|f| token(f, false)).collect();
@@ -520,22 +532,16 @@ fn first_flaw_agrees(file: &str, question_nodes: u64) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
     let mut stopped_early = 0;
     for (n, pos, intended, comment) in problems(file) {
-        let (verdict, want): (Option<&str>, Vec<String>) =
-            if let Some((_, doc)) = comment.split_once("check:") {
-                let mut words = doc.split_whitespace();
-                (words.next(), words.map(str::to_string).collect())
-            } else if let Some((options, spec)) = comment
-                .strip_prefix("expect")
-                .and_then(|r| r.split_once(':'))
-            {
-                if options.contains("strict") || options.contains("variations") {
-                    continue;
-                }
-                let spec = spec.split('|').next().unwrap_or("");
-                (None, spec.split_whitespace().map(str::to_string).collect())
-            } else {
-                continue;
-            };
+        let (verdict, want) = if let Some((verdict, want)) = documented_check(&comment) {
+            (Some(verdict), want)
+        } else if let Some((options, want)) = expectation(&comment) {
+            if !options.is_empty() {
+                continue; // strict and variations have their own tests
+            }
+            (None, want)
+        } else {
+            continue;
+        };
         let mut solver = Solver::new(config(question_nodes).first_flaw(true));
         let report = solver.check(&pos, intended.as_deref());
         let place = format!("{file}:{n} (first_flaw)");
@@ -545,7 +551,8 @@ fn first_flaw_agrees(file: &str, question_nodes: u64) -> (Vec<String>, usize) {
                 .iter()
                 .any(|k| k.name() == kind && k.is_fatal())
         });
-        let verdict = verdict.unwrap_or(if fatal_wanted { "unsound" } else { "sound" });
+        let verdict =
+            verdict.unwrap_or_else(|| if fatal_wanted { "unsound" } else { "sound" }.to_string());
         if report.verdict.to_string() != verdict {
             bad.push(format!(
                 "{place}: documented {verdict}, got {} {:?} {:?}",

@@ -669,35 +669,31 @@ impl Checker<'_, '_> {
                 format!("the attacker ends with {} in hand", end.japanese()),
             )
         };
-        // Known from the line alone: with `first_flaw` it ends the check before any search.
+        // Known from the line alone: with `first_flaw` it ends the walk before its searches.
         let left_over_first = self.config.get_first_flaw() && end.total() > 0;
         if left_over_first {
             self.flaws.push(left_over(end));
         }
         let mut shorter_before = false;
         for (k, &mv) in line.iter().enumerate() {
-            if self.at_first_flaw() {
-                // Stopped during ply k (1-based), or before ply 1.
+            // Stopped at the first fatal flaw (found during ply k, 1-based, or before the
+            // walk), or the whole check's limits ran out before ply k + 1.
+            let stop = if self.at_first_flaw() {
+                Some((k.max(1), StopReason::FirstFlaw))
+            } else {
+                self.search.aborted().map(|reason| (k + 1, reason))
+            };
+            if let Some((ply, reason)) = stop {
+                let question = if ply > k {
+                    "the plies from here on were not examined"
+                } else {
+                    "the rest of this ply and the plies after it were not examined"
+                };
                 self.undecided.push(Undecided {
-                    ply: k.max(1),
+                    ply,
                     mv: None,
                     kind: Question::NotExamined,
-                    question: if k == 0 {
-                        "the plies from here on were not examined".into()
-                    } else {
-                        "the rest of this ply and the plies after it were not examined".into()
-                    },
-                    reason: StopReason::FirstFlaw,
-                });
-                break;
-            }
-            if self.search.aborted().is_some() {
-                let reason = self.search.aborted().expect("aborted");
-                self.undecided.push(Undecided {
-                    ply: k + 1,
-                    mv: None,
-                    kind: Question::NotExamined,
-                    question: "the plies from here on were not examined".into(),
+                    question: question.into(),
                     reason,
                 });
                 break;
@@ -1645,22 +1641,23 @@ mod tests {
 
     #[test]
     fn flaw_kinds_are_all_listed_with_distinct_names() {
-        // A kind added to the enum makes this match fail to compile: add it to `ALL` too.
-        for k in FlawKind::ALL {
-            match k {
-                FlawKind::NoMate
-                | FlawKind::InvalidIntendedLine
-                | FlawKind::AlternativeMate
-                | FlawKind::AlternativeFinalMove
-                | FlawKind::PiecesLeftOver
-                | FlawKind::EqualLengthVariation
-                | FlawKind::LongerVariation
-                | FlawKind::ShorterMate
-                | FlawKind::PromotionChoice
-                | FlawKind::Transposition
-                | FlawKind::VariationAlternativeMate => {}
-            }
-        }
+        // Each kind's place in `ALL`. A kind added to the enum makes this match fail to
+        // compile; given an arm here and not a place in `ALL`, the assertion below fails.
+        let place = |k: FlawKind| match k {
+            FlawKind::NoMate => 0,
+            FlawKind::InvalidIntendedLine => 1,
+            FlawKind::AlternativeMate => 2,
+            FlawKind::AlternativeFinalMove => 3,
+            FlawKind::PiecesLeftOver => 4,
+            FlawKind::EqualLengthVariation => 5,
+            FlawKind::LongerVariation => 6,
+            FlawKind::ShorterMate => 7,
+            FlawKind::PromotionChoice => 8,
+            FlawKind::Transposition => 9,
+            FlawKind::VariationAlternativeMate => 10,
+        };
+        let places: Vec<usize> = FlawKind::ALL.iter().map(|&k| place(k)).collect();
+        assert_eq!(places, (0..=10).collect::<Vec<_>>());
         let mut names: Vec<&str> = FlawKind::ALL.iter().map(|k| k.name()).collect();
         names.sort_unstable();
         names.dedup();

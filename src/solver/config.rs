@@ -225,12 +225,12 @@ impl SolverConfig {
     /// earlier plies spend their whole shares; only when it finds no fatal flaw does the walk
     /// with the full shares follow, on the same tables. So a sound problem gets the full
     /// check (its tables holding the quick walk's entries, which with small tables or shares
-    /// may settle a question differently), and an unsound one is reported unsound with the flaws found up to the stop
-    /// (each one a flaw the full check reports too, by kind, ply and move; a length found in
-    /// the quick walk may be a bound, "at most N", where the full check proves it exact) and
-    /// a [`Question::NotExamined`](super::Question::NotExamined) entry with
-    /// [`StopReason::FirstFlaw`](super::StopReason::FirstFlaw) at the ply where the walk
-    /// stopped. The flaw is the first one found, not necessarily the one at the earliest
+    /// may settle a question differently). An unsound one is reported unsound with the flaws
+    /// found up to the stop (each one a flaw the full check reports too, by kind, ply and
+    /// move; a length found in the quick walk may be a bound, "at most N", where the full
+    /// check proves it exact) and a [`Question::NotExamined`](super::Question::NotExamined)
+    /// entry with [`StopReason::FirstFlaw`](super::StopReason::FirstFlaw) at the ply where the
+    /// walk stopped. The flaw is the first one found, not necessarily the one at the earliest
     /// ply, and the quick walk's open questions are not listed. The whole check's node and
     /// time limits count both walks: near those limits a check may come out undecided where
     /// the full check alone would not.
