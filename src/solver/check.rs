@@ -1141,7 +1141,7 @@ impl Checker<'_, '_> {
     ) -> Side {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
-            match Table::try_new((self.config.get_hash_mib() / 2).max(1)) {
+            match Table::try_new_kib(self.config.get_hash_kib() / 2) {
                 Ok(mut t) => {
                     t.set_exact_proofs(true);
                     *self.side = Some(t)

@@ -23,7 +23,7 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Debug)]
 pub struct SolverConfig {
-    hash_mib: usize,
+    hash_kib: usize,
     node_limit: Option<u64>,
     time_limit: Option<Duration>,
     progress_interval: Duration,
@@ -72,7 +72,7 @@ impl SolverConfig {
     /// allowances, the line tightening on, no alternatives, mates of any length.
     pub fn new() -> SolverConfig {
         SolverConfig {
-            hash_mib: Self::DEFAULT_HASH_MIB,
+            hash_kib: Self::DEFAULT_HASH_MIB * 1024,
             node_limit: None,
             time_limit: None,
             progress_interval: Self::DEFAULT_PROGRESS_INTERVAL,
@@ -103,7 +103,22 @@ impl SolverConfig {
     /// table of half this size when it first needs one (questions are then undecided if it
     /// cannot be had).
     pub fn hash_mib(mut self, mib: usize) -> SolverConfig {
-        self.hash_mib = mib;
+        self.hash_kib = mib.saturating_mul(1024);
+        self
+    }
+
+    /// Transposition table size in KiB: [`SolverConfig::hash_mib`] in finer steps, for tables
+    /// smaller than a MiB (tests that want entries replaced all the time, small devices).
+    ///
+    /// ```
+    /// use tsume::SolverConfig;
+    /// let config = SolverConfig::new().hash_kib(256);
+    /// assert_eq!(config.get_hash_kib(), 256);
+    /// assert_eq!(config.get_hash_mib(), 0, "less than a MiB");
+    /// assert_eq!(SolverConfig::new().hash_mib(2).get_hash_kib(), 2048);
+    /// ```
+    pub fn hash_kib(mut self, kib: usize) -> SolverConfig {
+        self.hash_kib = kib;
         self
     }
 
@@ -257,7 +272,12 @@ impl SolverConfig {
 
     /// The table size in MiB ([`SolverConfig::hash_mib`]).
     pub fn get_hash_mib(&self) -> usize {
-        self.hash_mib
+        self.hash_kib / 1024
+    }
+
+    /// The table size in KiB ([`SolverConfig::hash_kib`]).
+    pub fn get_hash_kib(&self) -> usize {
+        self.hash_kib
     }
 
     /// The node limit ([`SolverConfig::node_limit`]).

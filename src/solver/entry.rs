@@ -60,7 +60,7 @@ impl Solver {
     /// ```
     pub fn try_new(config: SolverConfig) -> Result<Solver, AllocError> {
         Ok(Solver {
-            table: Table::try_new(config.get_hash_mib())?,
+            table: Table::try_new_kib(config.get_hash_kib())?,
             side: None,
             config,
             stop: Arc::new(AtomicBool::new(false)),
@@ -74,10 +74,10 @@ impl Solver {
     /// settings, and the error is returned. The uniqueness checker's side table is freed.
     pub fn set_config(&mut self, config: SolverConfig) -> Result<(), AllocError> {
         self.side = None;
-        if config.get_hash_mib() != self.config.get_hash_mib() {
+        if config.get_hash_kib() != self.config.get_hash_kib() {
             // Free the old table first: the two need not fit side by side.
-            self.table = Table::try_new(0)?;
-            self.table = Table::try_new(config.get_hash_mib())?;
+            self.table = Table::try_new_kib(0)?;
+            self.table = Table::try_new_kib(config.get_hash_kib())?;
         }
         self.config = config;
         Ok(())

@@ -364,8 +364,13 @@ impl<'a> Search<'a> {
             if v.is_proven() {
                 // Proven through the table (superiority): the first such child is taken, not
                 // the shortest (benches/README.md has the trial).
+                // A proof from the path-keyed table rests on a path position, and so does
+                // this one until the node it rests on is reached: it must not reach the
+                // transposition table from here.
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
-                let v = Value::proven(ph, v.len.inc());
+                let v = Value::proven(ph, v.len.inc())
+                    .resting_on(v.rests_on)
+                    .settled_at(depth);
                 self.record(pos, depth, v, Some(mv), 1);
                 self.path.leave_node(full, pos.board_key());
                 return v;
@@ -492,7 +497,11 @@ impl<'a> Search<'a> {
                 let v = Value::proven(ph, Plies::new(1))
                     .resting_on(v.rests_on)
                     .settled_at(depth);
-                self.record(pos, depth, v, Some(mv), 1);
+                // One that rests on a path position is not recorded: the path-keyed table
+                // expects the node on the path, and this one never enters it.
+                if !v.on_path_only() {
+                    self.record(pos, depth, v, Some(mv), 1);
+                }
                 return v;
             }
             rep = rep.min(v.rep);

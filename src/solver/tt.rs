@@ -207,8 +207,15 @@ impl Table {
 
     /// A table of at most `mib` MiB (at least one cluster), or the error when the memory
     /// cannot be had.
+    #[cfg(test)]
     pub fn try_new(mib: usize) -> Result<Table, AllocError> {
-        let bytes = mib.saturating_mul(1 << 20);
+        Table::try_new_kib(mib.saturating_mul(1024))
+    }
+
+    /// A table of at most `kib` KiB (at least one cluster), or the error when the memory
+    /// cannot be had.
+    pub fn try_new_kib(kib: usize) -> Result<Table, AllocError> {
+        let bytes = kib.saturating_mul(1 << 10);
         let per_cluster = WAYS * (8 + std::mem::size_of::<Entry>());
         let n = (bytes / per_cluster).max(1);
         let error = AllocError {
