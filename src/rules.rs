@@ -150,12 +150,17 @@
 //!     each time the defender comes back this way it has one piece fewer in hand. In the end
 //!     it must play one of its other replies, the ones the rule counts.
 //!   - **It depends on the line played**: the same position with the same drop is a real
-//!     interposition on a line that did not pass through Q. The solver keeps such results off
-//!     its table of path-independent results until Q itself is proven. A length the table
-//!     learned for a position off the saw and that the search then meets inside one is taken
-//!     as it is (the table cannot tell the two apart, as with a repetition, which is also a
-//!     matter of the line); that can make a line longer than the rule's, and a search for a
-//!     shorter mate miss one that only the saw rule gives, but never makes a mate false.
+//!     interposition on a line that did not pass through Q, so a position's length can
+//!     differ between the lines that reach it. The solver keeps a proof that leaves such a
+//!     drop out off its table of path-independent results until Q itself is proven, but the
+//!     table still mixes lengths learned on different lines: a length learned where the drop
+//!     counted is taken where the rule leaves it out, and a proof settled at Q is taken on a
+//!     line where a position of its tree was played before Q. The mate is never false (every
+//!     left-out drop is mated through Q), but **the length proven shortest can depend on the
+//!     table's size** in problems whose lines saw: 世界大戦 of `problems/long.sfen` and
+//!     ゴゴノソラ are proven shortest at different lengths with different tables (issue 40, open;
+//!     `cargo run --release --example consistency` reports such contradictions). Problems
+//!     without repeated interpositions are not affected.
 //!   - What it leaves alone: moving interpositions (移動合, they have their own rule above),
 //!     and any drop whose capture position is not a position of the line.
 //! - **The one case the rule cannot show without counting**: when a futile interposition is the

@@ -3,6 +3,8 @@
 //! CSA files.
 #![allow(dead_code)]
 
+pub mod consistency;
+
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
