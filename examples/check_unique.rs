@@ -85,17 +85,12 @@ struct Args {
     outputs: Outputs,
 }
 
-/// The solver's mate: its proven length, and the line's length where the line is not the
-/// main line (never presented as the mate length then).
+/// The solver's mate: its status sentence ([`MateLine::status`]), and the line's length.
 fn mate_text(ml: &MateLine) -> String {
     if ml.is_main_line() {
-        format!("mate in {}, {} plies", ml.length(), ml.line_len())
+        format!("{}, {} plies", ml.status(), ml.line_len())
     } else {
-        format!(
-            "mate in at most {}; line shown: {} plies, defence not the longest",
-            ml.length(),
-            ml.line_len()
-        )
+        ml.status()
     }
 }
 
@@ -418,6 +413,7 @@ fn main() -> ExitCode {
     .first_flaw(args.first_flaw);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
+    common::ensure_table(&config, jobs);
     let init = || common::new_solver(&config, search_progress, false, prefault);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => check_one(&args, outputs.any(), solver, p),

@@ -25,7 +25,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use tsume::json::{ErrorRecord, SolveRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind};
-use tsume::{MateLine, Outcome, Position, Solution, Solver, board_diagram, japanese_line};
+use tsume::{Outcome, Position, Solution, Solver, board_diagram, japanese_line};
 
 #[derive(Parser, Debug)]
 #[command(about = "Solve tsume-shogi problems (df-pn)")]
@@ -73,44 +73,6 @@ struct Args {
     outputs: Outputs,
 }
 
-/// The first line of a mate's report: the proven length, and what the line shown is. A line
-/// whose defence is not shown to be the longest is never presented as "mate in N".
-fn mate_headline(line: &MateLine) -> String {
-    let n = line.length();
-    let shortest = if line.shortest_proven() {
-        "shortest proven"
-    } else {
-        "not proven shortest within the limits"
-    };
-    if !line.is_main_line() {
-        let why = if line.line_len() < n as usize {
-            "defence not the longest"
-        } else {
-            "attacker's moves not the shortest"
-        };
-        return format!(
-            "mate in at most {n} ({shortest}); line shown: {} plies, {why}",
-            line.line_len()
-        );
-    }
-    let detail = if line.exact() {
-        "shortest proven, line exact"
-    } else if line.shortest_proven() {
-        "shortest proven, some choices in the line not decided"
-    } else {
-        shortest
-    };
-    if line.line_len() > n as usize {
-        format!(
-            "mate in {n} ({detail}); the line shown has {} plies: it shows a futile \
-             interposition and its capture, which are not counted",
-            line.line_len()
-        )
-    } else {
-        format!("mate in {n} ({detail})")
-    }
-}
-
 /// The position to solve: the start, or after `--ply N` / `--last` moves of the line.
 fn target(args: &Args, p: &Problem) -> Result<(Position, Option<usize>), ProblemError> {
     let ply = if args.last {
@@ -155,7 +117,7 @@ fn human(args: &Args, p: &Problem, pos: &Position, ply: Option<usize>, sol: &Sol
     }
     match &sol.outcome {
         Outcome::Mate(line) => {
-            s.push_str(&format!("{}\n", mate_headline(line)));
+            s.push_str(&format!("{}\n", line.status()));
             let usi: Vec<String> = line.moves().iter().map(|m| m.to_string()).collect();
             s.push_str(&format!("usi: {}\n", usi.join(" ")));
             s.push_str(&format!(
@@ -248,6 +210,7 @@ fn main() -> ExitCode {
     // Per-search progress only with one job: several would interleave.
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
+    common::ensure_table(&config, jobs);
     let init = || common::new_solver(&config, search_progress, true, prefault);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => solve_one(&args, solver, p),

@@ -240,33 +240,9 @@ fn line_length(line: &MateLine) -> u32 {
     line.length()
 }
 
-/// Whether the length is proven to be the shortest mate.
-fn line_shortest(line: &MateLine) -> bool {
-    line.shortest_proven()
-}
-
-/// Whether the line shown takes a longest defence within the length.
-fn line_is_main(line: &MateLine) -> bool {
-    line.is_main_line()
-}
-
 /// The `info string` lines that qualify a mate.
 fn line_notes(line: &MateLine) -> Vec<String> {
-    let mut notes = Vec::new();
-    let n = line_length(line);
-    if line_shortest(line) {
-        notes.push(format!("mate in {n} plies, proven shortest"));
-    } else {
-        notes.push(format!(
-            "mate in at most {n} plies: not proven shortest within the limits (ShortestNodes)"
-        ));
-    }
-    if !line_is_main(line) {
-        notes.push(format!(
-            "line shown: {} plies, defence not the longest",
-            line_moves(line).len()
-        ));
-    }
+    let mut notes = vec![line.status()];
     if line.hand_left().total() > 0 {
         notes.push(format!(
             "attacker's hand at the end: {} (pieces left over)",

@@ -20,6 +20,7 @@
 //! | `moves` | array of USI strings | mate: the line; else empty |
 //! | `hand_left` | string | mate: the attacker's pieces left at the end (駒余り), SFEN letters |
 //! | `shortest_proven`, `exact` | bool | mate: see [`MateLine`] |
+//! | `status` | string | mate: the status in one sentence, [`MateLine::status`] (`"mate in 11"`, `"mate in 11 (not proven shortest)"`, ...) |
 //! | `reason` | string | unknown: why the search stopped |
 //! | `nodes`, `time_ms`, `nps` | integers | search counters |
 //! | `first_proof_nodes`, `first_proof_ms` | integers | when the first proof (mate or no mate) was complete, before the length was shortened and the line walked ([`Stats::first_proof_nodes`]); absent when there was none |
@@ -94,6 +95,7 @@ struct MateLineJson<'a> {
     hand_left: Hand,
     shortest_proven: bool,
     exact: bool,
+    status: String,
 }
 
 impl<'a> MateLineJson<'a> {
@@ -106,11 +108,13 @@ impl<'a> MateLineJson<'a> {
             hand_left: l.hand_left(),
             shortest_proven: l.shortest_proven(),
             exact: l.exact(),
+            status: l.status(),
         }
     }
 }
 
-/// `length`, `line_length`, `line_is_main`, `moves`, `hand_left`, `shortest_proven`, `exact`.
+/// `length`, `line_length`, `line_is_main`, `moves`, `hand_left`, `shortest_proven`, `exact`,
+/// `status`.
 impl Serialize for MateLine {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         MateLineJson::new(self).serialize(s)

@@ -291,7 +291,7 @@ fn a_whole_conversation() {
         "{info:?}"
     );
     assert!(
-        has_info_string(&info, "mate in 3 plies, proven shortest"),
+        info.iter().any(|l| l == "info string mate in 3"),
         "{info:?}"
     );
     // The first mate is announced as soon as it is proven, before the length work.
@@ -305,7 +305,7 @@ fn a_whole_conversation() {
     let (info, answer) = e.go_mate(THREE, "10000");
     assert_eq!(answer, format!("checkmate {THREE_LINE}"));
     assert!(
-        has_info_string(&info, "mate in at most 3 plies: not proven shortest"),
+        has_info_string(&info, "mate in 3 (not proven shortest)"),
         "{info:?}"
     );
     e.send("setoption name ShortestNodes value 0");

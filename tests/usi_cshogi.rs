@@ -5,8 +5,9 @@
 //! each line (of the stated length) checked with
 //! cshogi's own rules: legal moves, every attacker move a check, checkmate at the end.
 //!
-//! `.ci/run` installs cshogi (`python3 -m pip install cshogi`); where Python or cshogi is
-//! missing the test says so and passes without checking anything.
+//! `.ci/run` installs cshogi (`python3 -m pip install cshogi`). Where Python or cshogi is
+//! missing the test says so and passes without checking anything, except under CI (the `CI`
+//! variable set, as `.ci/run` does): there a missing tool fails the test.
 
 use std::process::Command;
 
@@ -36,14 +37,16 @@ fn cshogi_usi_client() {
     {
         Ok(out) => out,
         Err(e) => {
-            eprintln!("skipped: python3 cannot be run ({e}); install Python 3 and cshogi");
+            skip(&format!(
+                "python3 cannot be run ({e}); install Python 3 and cshogi"
+            ));
             return;
         }
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(77) {
-        eprintln!("skipped: {}", stdout.trim());
+        skip(stdout.trim());
         return;
     }
     assert!(
@@ -52,4 +55,14 @@ fn cshogi_usi_client() {
         out.status
     );
     eprintln!("{}", stdout.trim());
+}
+
+/// Says why the test checks nothing; under CI (the `CI` variable set) a missing tool is a
+/// failure instead.
+fn skip(why: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set and the cshogi client cannot run: {why}"
+    );
+    eprintln!("skipped: {why}");
 }

@@ -67,6 +67,33 @@ impl Prefault {
     }
 }
 
+/// Ends the program with one line and exit status 2 when the table of `config` cannot be
+/// allocated (`--hash-mb` more than the machine gives), saying how much was asked for and,
+/// where the system says, how much memory is available. The table is tried once and freed:
+/// its pages are not touched, so the trial costs nothing.
+pub fn ensure_table(config: &tsume::SolverConfig, jobs: usize) {
+    if let Err(e) = tsume::Solver::try_new(config.clone()) {
+        let available = available_mib()
+            .map(|m| format!("; {m} MiB of memory is available"))
+            .unwrap_or_default();
+        let per_job = if jobs > 1 {
+            format!(" ({jobs} jobs, each with its own table)")
+        } else {
+            String::new()
+        };
+        eprintln!("error: {e}{per_job}{available}: give a smaller --hash-mb");
+        std::process::exit(2);
+    }
+}
+
+/// The memory available to a new program in MiB, where the system says (Linux).
+fn available_mib() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// A solver with `config`; with `progress`, it reports each search's progress on standard
 /// error once a second (with the root's proof numbers when `root_numbers`); with `prefault`,
 /// its table mapped now.
@@ -106,6 +133,11 @@ pub fn new_solver(
     solver
 }
 
+/// The extensions of problem files, for telling a missing file from bad problem text.
+const PROBLEM_EXTENSIONS: [&str; 9] = [
+    "kif", "kifu", "ki2", "ki2u", "csa", "sfen", "bod", "usi", "txt",
+];
+
 /// Every problem of every input, in order: files, `-` for standard input, or a problem given
 /// as text (an SFEN, a USI `position` line, a KIF or CSA record).
 pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
@@ -115,14 +147,27 @@ pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
             out.extend(problem::read_file(input));
             continue;
         }
-        let looks_like_text = input.contains(char::is_whitespace) || input.contains('/');
+        // Every problem text has a space or a line break (an SFEN's fields, a record's lines);
+        // a word that is none of the files is a file name that is not there.
+        let looks_like_text = input.contains(char::is_whitespace);
+        let looks_like_path = input.contains(['/', '\\'])
+            || Path::new(input).extension().is_some_and(|e| {
+                PROBLEM_EXTENSIONS.contains(&e.to_string_lossy().to_lowercase().as_str())
+            });
         match problem::read_one(input, "<argument>") {
             Ok(p) => out.push(Ok(p)),
             Err(e) if looks_like_text => out.push(Err(e)),
             Err(_) => out.push(Err(ProblemError::new(
                 input,
                 0,
-                ProblemErrorKind::Io("no such file, and not a problem".into()),
+                ProblemErrorKind::Io(
+                    if looks_like_path {
+                        "no such file"
+                    } else {
+                        "no such file, and not a problem"
+                    }
+                    .into(),
+                ),
             ))),
         }
     }

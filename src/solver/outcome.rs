@@ -228,6 +228,49 @@ impl MateLine {
         &self.defences
     }
 
+    /// The mate's status in one sentence, as the programs print it: `mate in 11` (proven
+    /// shortest, the line shown the main line); `mate in 11 (not proven shortest)` (a limit
+    /// ran out before a shorter mate was ruled out); `mate in at most 21; line shown: 17
+    /// plies, defence not the longest` (the limits ran out before the line could be made as
+    /// long as the length: the line is a mate against one defence only; "at most" only when
+    /// the length is not proven shortest either); and, when the main line shows futile
+    /// interpositions it does not count, how long the line shown is.
+    ///
+    /// ```
+    /// use tsume::{Outcome, Position, Solver, SolverConfig};
+    /// let pos = Position::from_sfen("8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")?;
+    /// let Outcome::Mate(line) = Solver::new(SolverConfig::new().hash_mib(1)).solve(&pos).outcome
+    /// else {
+    ///     panic!("a mate in one")
+    /// };
+    /// assert_eq!(line.status(), "mate in 1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn status(&self) -> String {
+        let n = self.length;
+        let lead = match (self.shortest_proven, self.main) {
+            (true, _) => format!("mate in {n}"),
+            (false, true) => format!("mate in {n} (not proven shortest)"),
+            (false, false) => format!("mate in at most {n}"),
+        };
+        let shown = self.moves.len();
+        if !self.main {
+            let why = if shown < n as usize {
+                "defence not the longest"
+            } else {
+                "attacker's moves not the shortest"
+            };
+            format!("{lead}; line shown: {shown} plies, {why}")
+        } else if shown > n as usize {
+            format!(
+                "{lead}; line shown: {shown} plies, with futile interpositions and their \
+                 captures, which are not counted"
+            )
+        } else {
+            lead
+        }
+    }
+
     /// The line and the proven bound it came with. `budget`: the length the line was walked
     /// at; the line is the main line when that is the bound and the line is at least as long.
     pub(crate) fn new(w: WalkedLine, bound: u16, minimal: bool) -> MateLine {

@@ -1,0 +1,90 @@
+//! The programs' answers to bad input a user can make on the command line: one line that says
+//! what is wrong and exit status 2, never a panic, never problem text made of a file name.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The example `name`, built (or brought up to date) with this test's profile and target
+/// directory: `cargo test --test programs` alone does not build examples.
+fn program(name: &str) -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    let dir = BUILT.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        // target/<profile>/deps/programs-<hash> -> target/<profile>/examples/
+        let profile_dir = exe.parent().and_then(|d| d.parent()).expect("profile dir");
+        let target_dir = profile_dir.parent().expect("target dir");
+        let mut build = Command::new(env!("CARGO"));
+        build.args([
+            "build",
+            "--quiet",
+            "--example",
+            "solve",
+            "--example",
+            "check_unique",
+        ]);
+        build.arg("--target-dir").arg(target_dir);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let status = build
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo build --example solve --example check_unique");
+        assert!(status.success(), "cargo build of the examples failed");
+        profile_dir.join("examples")
+    });
+    dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+fn run(name: &str, args: &[&str]) -> Output {
+    Command::new(program(name))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run the program")
+}
+
+/// Exit status 2 and one line on standard error that contains every one of `words`.
+fn assert_one_line_error(out: &Output, words: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    for w in words {
+        assert!(err.contains(w), "{w:?} missing from: {err}");
+    }
+}
+
+const MATE_IN_ONE: &str = "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+
+#[test]
+fn a_missing_file_is_no_such_file() {
+    for name in ["solve", "check_unique"] {
+        let out = run(name, &["/nonexistent/problem.kif"]);
+        assert_one_line_error(&out, &["/nonexistent/problem.kif", "no such file"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("bad position"), "{name}: read as text: {err}");
+        let out = run(name, &["missing.sfen"]);
+        assert_one_line_error(&out, &["missing.sfen", "no such file"]);
+    }
+}
+
+#[test]
+fn a_table_too_big_for_the_machine_is_one_line() {
+    // 10^9 MiB is more than any address space: the allocation fails everywhere.
+    for name in ["solve", "check_unique"] {
+        let out = run(name, &["--hash-mb", "1000000000", MATE_IN_ONE]);
+        assert_one_line_error(&out, &["cannot allocate", "1000000000 MiB", "--hash-mb"]);
+    }
+}
+
+#[test]
+fn a_sane_table_still_solves() {
+    let out = run("solve", &["--hash-mb", "16", MATE_IN_ONE]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
