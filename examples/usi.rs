@@ -398,6 +398,8 @@ struct Engine {
     running: Option<Running>,
     /// Commands that wait for the running search to answer (see [`Engine::input`]).
     queue: VecDeque<String>,
+    /// Running commands from `queue` (their `position` was checked when it came).
+    replaying: bool,
     events: Sender<Event>,
 }
 
@@ -409,6 +411,7 @@ impl Engine {
             position: Position::from_sfen(STARTPOS_SFEN).map_err(|e| e.to_string()),
             running: None,
             queue: VecDeque::new(),
+            replaying: false,
             events,
         }
     }
@@ -450,9 +453,12 @@ impl Engine {
     }
 
     /// Takes one input line; `false` to quit. While a search runs, `quit`, `isready`, `stop`,
-    /// `ponderhit` and `gameover` are obeyed at once; every other command waits until the
-    /// search has answered, and the waiting ones are then run in order (so that `position`
-    /// and `go` sent during a search apply to the next one, as if sent after the answer).
+    /// `ponderhit` and `gameover` are obeyed at once, and an unknown command is answered at
+    /// once (`info string unknown command ...`); `usi`, `setoption`, `usinewgame`, `position`
+    /// and `go` wait until the search has answered, and the waiting ones are then run in order
+    /// (so that `position` and `go` sent during a search apply to the next one, as if sent
+    /// after the answer). A `position` line the engine cannot use is said at once either way
+    /// (`info string position: ...`), and again at the `go` that would use it.
     fn input(&mut self, line: String) -> bool {
         let cmd = line.split_whitespace().next().unwrap_or("");
         if self.running.is_none() && self.queue.is_empty() {
@@ -461,10 +467,18 @@ impl Engine {
         match cmd {
             "quit" => false,
             "isready" | "stop" | "ponderhit" | "gameover" => self.command(&line),
-            _ => {
+            "usi" | "setoption" | "usinewgame" | "position" | "go" => {
+                // Waits for the search; a `position` it cannot use is said at once.
+                if cmd == "position" {
+                    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+                    if let Err(e) = parse_position(&args) {
+                        info(&e);
+                    }
+                }
                 self.queue.push_back(line);
                 true
             }
+            _ => self.command(&line),
         }
     }
 
@@ -474,7 +488,10 @@ impl Engine {
             let Some(line) = self.queue.pop_front() else {
                 break;
             };
-            if !self.command(&line) {
+            self.replaying = true;
+            let go_on = self.command(&line);
+            self.replaying = false;
+            if !go_on {
                 return false;
             }
         }
@@ -520,7 +537,13 @@ impl Engine {
                     }
                 }
             }
-            "position" => self.position = parse_position(args),
+            "position" => {
+                self.position = parse_position(args);
+                // Said at once (and again at `go`); a queued line was checked when it came.
+                if let (Err(e), false) = (&self.position, self.replaying) {
+                    info(e);
+                }
+            }
             "go" => self.go(args),
             "stop" => {
                 if let Some(r) = self.running.as_mut() {

@@ -1847,3 +1847,26 @@ fn repetition_mate_needs_a_detour() {
         }
     }
 }
+
+/// A random mate (issue 39) whose first walk showed a 7-ply line for a proven mate in 11 and
+/// stopped with most of the time left: the walk now goes on with more nodes until the line
+/// realises the length.
+#[test]
+fn the_walk_goes_on_until_the_line_is_the_main_line() {
+    let pos = Position::from_sfen("+s8/1r7/k2G5/1Ps6/3B5/1G7/9/9/9 b RNPb2g2s3n4l16p 1").unwrap();
+    for mib in [16, 256] {
+        let sol = Solver::new(
+            SolverConfig::new()
+                .hash_mib(mib)
+                .time_limit(Some(Duration::from_secs(10))),
+        )
+        .solve(&pos);
+        let Outcome::Mate(line) = sol.outcome else {
+            panic!("{mib} MiB: {:?}", sol.outcome)
+        };
+        assert_eq!(line.status(), "mate in 11", "{mib} MiB");
+        assert!(line.is_main_line() && line.shortest_proven(), "{mib} MiB");
+        assert_eq!(line.line_len(), 11, "{mib} MiB");
+        verify_mate(&pos, line.moves()).unwrap();
+    }
+}

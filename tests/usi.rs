@@ -399,8 +399,13 @@ fn a_whole_conversation() {
     e.send("");
     e.send("   ");
     e.silent(Duration::from_millis(100));
-    // A bad position: said at go, which answers notimplemented.
+    // A bad position: said at once, and again at go, which answers notimplemented.
     e.send("position sfen 9/9/9 b - 1");
+    let l = e.next(secs(5)).unwrap();
+    assert!(
+        l.starts_with("info string position sfen 9/9/9 b - 1: "),
+        "{l}"
+    );
     e.send("go mate 1000");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
@@ -409,6 +414,8 @@ fn a_whole_conversation() {
         "{info:?}"
     );
     e.send("position nonsense");
+    let l = e.next(secs(5)).unwrap();
+    assert!(l.contains("expected 'startpos' or 'sfen'"), "{l}");
     e.send("go mate 1000");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
@@ -416,6 +423,28 @@ fn a_whole_conversation() {
         has_info_string(&info, "expected 'startpos' or 'sfen'"),
         "{info:?}"
     );
+    // A bad position followed by a good one is still said, and while a search runs (`go
+    // infinite` holds its answer until stop) bad lines are answered at once too.
+    e.send("position garbage");
+    e.send(&format!("position sfen {THREE}"));
+    let l = e.next(secs(5)).unwrap();
+    assert!(l.contains("expected 'startpos' or 'sfen'"), "{l}");
+    e.send("go infinite");
+    e.send("hello");
+    let l = e
+        .until("info string unknown command", secs(5))
+        .pop()
+        .unwrap();
+    assert_eq!(l, "info string unknown command 'hello' (line 'hello')");
+    e.send("position nonsense");
+    let l = e.until("info string position:", secs(5)).pop().unwrap();
+    assert!(l.contains("expected 'startpos' or 'sfen'"), "{l}");
+    e.send("stop");
+    let (_, answer) = e.answer("bestmove");
+    assert!(answer.starts_with("bestmove "), "{answer}");
+    // The queued bad position applies after the answer, silently (it was said already).
+    e.send(&format!("position sfen {THREE}"));
+    e.silent(Duration::from_millis(100));
     // An illegal move in the move list.
     e.send("position startpos moves 7g7f 7g7f");
     e.send("go mate 1000");

@@ -55,6 +55,11 @@ const WALK_PART: u64 = 4;
 /// (first proofs of a few thousand nodes) still decide their choices exactly.
 const MIN_WALK_NODES: u64 = 1_000_000;
 
+/// How many times a line that does not realise its bound is walked again, each time with
+/// twice the nodes (from the walk's first share, at least [`MIN_WALK_NODES`]): up to 64
+/// times the first share, when no limit set by the caller runs out first.
+const WALK_RETRIES: u32 = 6;
+
 /// The least first proof (nodes) for which the searches from the top come before the
 /// ladder: below it the ladder's rungs are cheap, and the last search from the top, which
 /// has to show there is no shorter mate, costs more alone than all of them.
@@ -181,6 +186,24 @@ pub(crate) fn main_line(
                 }
             }
             _ => break,
+        }
+    }
+    // The main line whenever the limits allow it: a line that does not realise the bound
+    // (a reply was left undecided within the walk's nodes) is walked again with twice the
+    // nodes, while no limit set by the caller runs out, up to `WALK_RETRIES` times.
+    let mut walk_nodes = left.max(MIN_WALK_NODES);
+    for _ in 0..WALK_RETRIES {
+        let Some(w) = &walked else { break };
+        let main = w.budget == bound && w.moves.len() >= bound as usize;
+        // An allowance the caller set is a limit too (the default one is not).
+        let spent = shortest_nodes.is_some() && search.nodes() >= confirm_at;
+        if main || spent || search.aborted().is_some() {
+            break;
+        }
+        walk_nodes = walk_nodes.saturating_mul(2);
+        match line::extract_line(search, pos, &[], bound, minimal, alternatives, walk_nodes) {
+            Some(again) => walked = Some(again),
+            None => break,
         }
     }
     match walked {
