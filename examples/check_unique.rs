@@ -24,6 +24,7 @@ use clap::Parser;
 use common::Outputs;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Instant;
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind, Variation};
 use tsume::{
@@ -37,7 +38,8 @@ struct Args {
     /// Problem files (SFEN, USI, KIF, KI2, CSA), problems as text, or - for standard input.
     #[arg(required = true)]
     inputs: Vec<String>,
-    /// Time limit per problem (the whole check), in seconds.
+    /// Time limit per problem (the whole check, and the flaws' lines written with `--kif` or
+    /// `--csa`), in seconds.
     #[arg(long)]
     time: Option<f64>,
     /// Node limit per problem (the whole check).
@@ -347,6 +349,7 @@ fn check_one(
     p: &Problem,
 ) -> Result<Done, ProblemError> {
     tsume_position(p)?;
+    let started = Instant::now();
     let pos = &p.position;
     let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
     let report = solver.check(pos, intended);
@@ -361,13 +364,24 @@ fn check_one(
     } else {
         human_text(&common::place(p), &p.comment, pos, &report)
     };
-    // The alternatives' lines cost a search each: only when a file is written.
+    // The alternatives' lines cost a search each: only when a file is written, and within
+    // what is left of the problem's time limit (`--time` is for the whole check), else the
+    // flaw is written without its line.
     let written = if files {
-        as_checked(p, pos, &report, |after| {
+        let whole = solver.config().clone();
+        let written = as_checked(p, pos, &report, |after| {
             // The defender's longest reply, each reply solved on its own (an interposition
             // may be shown that the main line would leave out as futile).
             let mut best: Option<(u32, Vec<Move>)> = None;
             for &reply in after.legal_moves().iter() {
+                let left = whole
+                    .get_time_limit()
+                    .map(|t| t.saturating_sub(started.elapsed()));
+                if left.is_some_and(|l| l.is_zero()) {
+                    return None;
+                }
+                // Same table size: the table is kept.
+                let _ = solver.set_config(whole.clone().time_limit(left));
                 let mut q = after.clone();
                 q.play_unchecked(reply);
                 let Outcome::Mate(line) = solver.solve(&q).outcome else {
@@ -380,7 +394,9 @@ fn check_one(
                 }
             }
             Some(best.map(|b| b.1).unwrap_or_default())
-        })
+        });
+        let _ = solver.set_config(whole);
+        written
     } else {
         Problem::new(pos.clone(), p.origin.clone(), p.format)
     };
