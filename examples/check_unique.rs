@@ -87,9 +87,10 @@ struct Args {
     outputs: Outputs,
 }
 
-/// The solver's mate: its status sentence ([`MateLine::status`]), and the line's length.
+/// The solver's mate: its status sentence ([`MateLine::status`], which names the line's
+/// length where it differs from the mate's), and the line's length where it does not.
 fn mate_text(ml: &MateLine) -> String {
-    if ml.is_main_line() {
+    if ml.is_main_line() && ml.line_len() == ml.length() as usize {
         format!("{}, {} plies", ml.status(), ml.line_len())
     } else {
         ml.status()

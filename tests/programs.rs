@@ -1,40 +1,18 @@
 //! The programs' answers to bad input a user can make on the command line: one line that says
 //! what is wrong and exit status 2, never a panic, never problem text made of a file name.
 
+#[path = "common/examples.rs"]
+mod examples;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// The example `name`, built (or brought up to date) with this test's profile and target
-/// directory: `cargo test --test programs` alone does not build examples.
+/// The example `name`, built once with the others this test runs.
 fn program(name: &str) -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    let dir = BUILT.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        // target/<profile>/deps/programs-<hash> -> target/<profile>/examples/
-        let profile_dir = exe.parent().and_then(|d| d.parent()).expect("profile dir");
-        let target_dir = profile_dir.parent().expect("target dir");
-        let mut build = Command::new(env!("CARGO"));
-        build.args([
-            "build",
-            "--quiet",
-            "--example",
-            "solve",
-            "--example",
-            "check_unique",
-        ]);
-        build.arg("--target-dir").arg(target_dir);
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            build.arg("--release");
-        }
-        let status = build
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build --example solve --example check_unique");
-        assert!(status.success(), "cargo build of the examples failed");
-        profile_dir.join("examples")
-    });
-    dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+    let solve = BUILT.get_or_init(|| examples::build(&["solve", "check_unique"]));
+    examples::beside(solve, name)
 }
 
 fn run(name: &str, args: &[&str]) -> Output {

@@ -9,6 +9,9 @@
 //! the test runs `cargo build --example usi` first with the same profile, since `cargo test
 //! --test usi` alone does not build examples.
 
+#[path = "common/examples.rs"]
+mod examples;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -34,33 +37,10 @@ const IN_CHECK_MATE: &str = "8k/6G2/9/9/9/7n1/9/8K/8L b - 1";
 /// The same without the lance: no evasion gives check, so no mate.
 const IN_CHECK_NO_MATE: &str = "8k/6G2/9/9/9/7n1/9/8K/9 b - 1";
 
-/// The engine binary, built (or brought up to date) once per test run with this test's
-/// profile and target directory: `cargo test --test usi` alone does not build examples, and
-/// a stale one would test old code.
+/// The engine binary, built (or brought up to date) once per test run.
 fn engine_path() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let exe = std::env::current_exe().expect("test binary path");
-            // target/<profile>/deps/usi-<hash> -> target/<profile>/examples/usi
-            let profile_dir = exe.parent().and_then(|d| d.parent()).expect("profile dir");
-            let target_dir = profile_dir.parent().expect("target dir");
-            let mut build = Command::new(env!("CARGO"));
-            build.args(["build", "--quiet", "--example", "usi", "--target-dir"]);
-            build.arg(target_dir);
-            if profile_dir.file_name().is_some_and(|n| n == "release") {
-                build.arg("--release");
-            }
-            let status = build
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .expect("run cargo build --example usi");
-            assert!(status.success(), "cargo build --example usi failed");
-            profile_dir
-                .join("examples")
-                .join(format!("usi{}", std::env::consts::EXE_SUFFIX))
-        })
-        .clone()
+    BUILT.get_or_init(|| examples::build(&["usi"])).clone()
 }
 
 /// The engine, with its output read on a thread.

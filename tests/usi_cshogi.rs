@@ -9,24 +9,15 @@
 //! missing the test says so and passes without checking anything, except under CI (the `CI`
 //! variable set, as `.ci/run` does): there a missing tool fails the test.
 
+#[path = "common/examples.rs"]
+mod examples;
+
 use std::process::Command;
 
 #[test]
 fn cshogi_usi_client() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let exe = std::env::current_exe().expect("test binary path");
-    let profile_dir = exe.parent().and_then(|d| d.parent()).expect("profile dir");
-    let mut build = Command::new(env!("CARGO"));
-    build.args(["build", "--quiet", "--example", "usi", "--target-dir"]);
-    build.arg(profile_dir.parent().expect("target dir"));
-    if profile_dir.file_name().is_some_and(|n| n == "release") {
-        build.arg("--release");
-    }
-    let status = build.current_dir(root).status().expect("run cargo build");
-    assert!(status.success(), "cargo build --example usi failed");
-    let engine = profile_dir
-        .join("examples")
-        .join(format!("usi{}", std::env::consts::EXE_SUFFIX));
+    let engine = examples::build(&["usi"]);
 
     let out = match Command::new("python3")
         .arg(format!("{root}/tests/data/usi_cshogi.py"))

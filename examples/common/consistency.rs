@@ -133,10 +133,15 @@ pub struct AlongLine {
 
 /// Solves the positions of `main` (a main line's positions, the start first, whose length
 /// `length` is proven shortest) every `step` attacker moves on their own with `config`, and
-/// compares each with what the line leaves.
+/// compares each with what the line leaves. A line that shows futile interpositions (longer
+/// than `length`, its plies no longer what the length counts) is not checked.
 pub fn along_line(main: &[Position], length: u32, step: usize, config: &SolverConfig) -> AlongLine {
     let mut out = AlongLine::default();
-    let mut k = 2 * step.max(1);
+    if main.len() != length as usize + 1 {
+        return out;
+    }
+    let stride = 2 * step.max(1);
+    let mut k = stride;
     while k + 1 < main.len() {
         let left = length - k as u32;
         let a = answer(&main[k], config.clone(), &format!("ply {k}"));
@@ -161,7 +166,7 @@ pub fn along_line(main: &[Position], length: u32, step: usize, config: &SolverCo
                 out.contradictions.push(bad);
             }
         }
-        k += 2 * step.max(1);
+        k += stride;
     }
     out
 }
