@@ -164,6 +164,8 @@ struct SolutionJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     exact: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     nodes: u64,
     time_ms: u64,
@@ -187,6 +189,7 @@ impl Serialize for Solution {
             hand_left: None,
             shortest_proven: None,
             exact: None,
+            status: None,
             reason: None,
             nodes: st.nodes,
             time_ms: st.elapsed.as_millis() as u64,
@@ -204,6 +207,7 @@ impl Serialize for Solution {
                 j.hand_left = Some(l.hand_left());
                 j.shortest_proven = Some(l.shortest_proven());
                 j.exact = Some(l.exact());
+                j.status = Some(l.status());
             }
             Outcome::NoMate => j.result = "nomate",
             Outcome::Unknown(r) => j.reason = Some(r.to_string()),

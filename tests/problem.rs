@@ -502,6 +502,7 @@ fn json_records_have_the_documented_keys() {
     assert_eq!(v["line_length"], 3);
     assert_eq!(v["line_is_main"], true);
     assert_eq!(v["hand_left"], "");
+    assert_eq!(v["status"], "mate in 3");
     let first = v["first_proof_nodes"].as_u64().unwrap();
     assert!(first >= 1 && first <= v["nodes"].as_u64().unwrap());
     assert!(v["first_proof_ms"].as_u64().unwrap() <= v["time_ms"].as_u64().unwrap());
@@ -524,6 +525,7 @@ fn json_records_have_the_documented_keys() {
             "result",
             "sfen",
             "shortest_proven",
+            "status",
             "time_ms"
         ]
     );

@@ -67,6 +67,14 @@ fn a_sane_table_still_solves() {
     );
 }
 
+/// `solve --json` says the mate's status in the sentence the text output prints.
+#[test]
+fn solve_json_carries_the_status_sentence() {
+    let out = run("solve", &["--json", "--hash-mb", "16", MATE_IN_ONE]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"status\":\"mate in 1\""), "{text}");
+}
+
 /// `--time` is for the whole check, the flaws' lines for `--kif` included: random-20261201-21
 /// of problems/random.sfen took 40 s with `--time 2 --kif` (each line's search had 2 s of its
 /// own), 1.2 s without `--kif`. The bound is loose on purpose (a loaded machine); the old

@@ -772,8 +772,11 @@ pub(super) fn read(text: &str, file: &str) -> Result<Problem, ProblemError> {
 const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
-/// A move as KIF writes it: `７六歩(77)`, `同　銀(41)`, `４二銀打`, `２三歩成(24)`,
-/// `２三歩不成(24)`.
+/// A move as KIF writes it: `７六歩(77)`, `同　銀(41)`, `４二銀打`, `２三歩成(24)`, and
+/// `２三歩(24)` for a pawn that could promote and does not. No 不成 in a move line: the
+/// origin square already says which move it is, and KIF readers (Kifu for Windows'
+/// format as ShogiHome's and cshogi's readers take it) stop at a move written with it. KI2,
+/// which has no origin square, writes 不成 ([`crate::japanese_move`]).
 fn kif_move(pos: &Position, mv: Move, prev: Option<Move>) -> String {
     let to = mv.to();
     let mut s = String::new();
@@ -793,8 +796,6 @@ fn kif_move(pos: &Position, mv: Move, prev: Option<Move>) -> String {
             s.push_str(kind.japanese());
             if mv.is_promotion() {
                 s.push('成');
-            } else if from != to && pos.is_legal(Move::new_normal(from, to, true)) {
-                s.push_str("不成");
             }
             s.push_str(&format!("({}{})", from.file(), from.rank()));
         }
@@ -869,6 +870,14 @@ pub fn write_kif(problem: &Problem) -> String {
     let main = &problem.moves[..super::legal_prefix(&problem.position, &problem.moves)];
     write_moves(&mut out, &problem.position, None, 1, main, &marks(None), "");
     if let Some(t) = &problem.termination {
+        // The end as a move line too, as Kifu for Windows writes it: readers that know no
+        // variations (cshogi's) stop there instead of reading the variations' moves on.
+        if TERMINATIONS.contains(&t.as_str()) {
+            let text = format!("{:>4} {t}", main.len() + 1);
+            let width: usize = t.chars().count() * 2;
+            let pad = " ".repeat(13usize.saturating_sub(width));
+            out.push_str(&format!("{text}{pad} ( 0:00/00:00:00)\n"));
+        }
         out.push_str(&format!("まで{}手で{t}\n", main.len()));
     }
     let mut stack: Vec<usize> = children(None).into_iter().rev().collect();
