@@ -207,9 +207,10 @@
 //! ([`verify_mate`](crate::verify_mate)). [`MateLine::is_main_line`](crate::MateLine::is_main_line)
 //! says whether its defender plays a longest defence within N; the line then has N plies, or
 //! more only where it must show a futile interposition and its capture (the case above). When
-//! the solver could not show the line at N within its limits, it says so ("mate in at most N;
-//! line shown: L plies, defence not the longest") rather than take the line's length for the
-//! mate length, and the checker lists "which defence is the longest?" as undecided.
+//! the solver could not show the line at N within its limits, it says so and names the limit
+//! ("mate in at most N; line shown: L plies, defence not the longest (time limit)") rather than
+//! take the line's length for the mate length, and the checker lists "which defence is the
+//! longest?" as undecided.
 //!
 //! # Flaws the checker reports
 //!

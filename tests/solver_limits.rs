@@ -101,3 +101,35 @@ fn node_limited_line_is_never_shorter_than_the_mate() {
         failures.join("\n")
     );
 }
+
+/// A line cut short by a limit says which limit: the node limit (32 000 nodes: the first proof
+/// takes about 16 000, the main line about 46 000) and the allowance after the first proof.
+#[test]
+fn a_line_cut_short_names_the_limit() {
+    let pos = Position::from_sfen("+s8/1r7/k2G5/1Ps6/3B5/1G7/9/9/9 b RNPb2g2s3n4l16p 1").unwrap();
+    let status = |config: SolverConfig| match Solver::new(config.hash_mib(16)).solve(&pos).outcome {
+        Outcome::Mate(line) => {
+            assert!(!line.is_main_line(), "{}", line.status());
+            line.status()
+        }
+        other => panic!("expected a mate, got {other:?}"),
+    };
+    let by_nodes = status(SolverConfig::new().node_limit(Some(32_000)));
+    assert!(
+        by_nodes.ends_with("defence not the longest (node limit)"),
+        "{by_nodes}"
+    );
+    let by_allowance = status(SolverConfig::new().shortest_node_limit(Some(1)));
+    assert!(
+        by_allowance.ends_with("(shortest-mate allowance)"),
+        "{by_allowance}"
+    );
+    // With no limit the line is the main line, and the sentence names none.
+    match Solver::new(SolverConfig::new().hash_mib(16))
+        .solve(&pos)
+        .outcome
+    {
+        Outcome::Mate(line) => assert_eq!(line.status(), "mate in 11"),
+        other => panic!("expected a mate, got {other:?}"),
+    }
+}

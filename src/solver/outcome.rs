@@ -165,6 +165,8 @@ pub struct MateLine {
     main: bool,
     exact: bool,
     defences: Vec<DefenderChoice>,
+    /// The limit that ran out before the line could be made the main line, if one did.
+    cut_by: Option<&'static str>,
 }
 
 impl MateLine {
@@ -231,10 +233,13 @@ impl MateLine {
     /// The mate's status in one sentence, as the programs print it: `mate in 11` (proven
     /// shortest, the line shown the main line); `mate in 11 (not proven shortest)` (a limit
     /// ran out before a shorter mate was ruled out); `mate in at most 21; line shown: 17
-    /// plies, defence not the longest` (the limits ran out before the line could be made as
-    /// long as the length: the line is a mate against one defence only; "at most" only when
-    /// the length is not proven shortest either); and, when the main line shows futile
-    /// interpositions it does not count, how long the line shown is.
+    /// plies, defence not the longest (time limit)` (a limit ran out before the line could be
+    /// made as long as the length, and the sentence names it: the time limit, the node
+    /// limit, the shortest-mate allowance, or a stop; the line is a mate against one defence
+    /// only; "at most" only when the length is not proven shortest either); and, when the
+    /// main line shows futile interpositions it does not count, how long the line shown is.
+    /// In the rare case where no limit ran out and the line walk still could not make the
+    /// line as long as the length, the sentence says that instead of a limit.
     ///
     /// ```
     /// use tsume::{Outcome, Position, Solver, SolverConfig};
@@ -260,7 +265,10 @@ impl MateLine {
             } else {
                 "attacker's moves not the shortest"
             };
-            format!("{lead}; line shown: {shown} plies, {why}")
+            let cause = self
+                .cut_by
+                .unwrap_or("no limit ran out: the line walk could not make it longer");
+            format!("{lead}; line shown: {shown} plies, {why} ({cause})")
         } else if shown > n as usize {
             format!(
                 "{lead}; line shown: {shown} plies, with futile interpositions and their \
@@ -273,7 +281,13 @@ impl MateLine {
 
     /// The line and the proven bound it came with. `budget`: the length the line was walked
     /// at; the line is the main line when that is the bound and the line is at least as long.
-    pub(crate) fn new(w: WalkedLine, bound: u16, minimal: bool) -> MateLine {
+    /// `cut_by`: the limit that ran out before the walk was done, if one did.
+    pub(crate) fn new(
+        w: WalkedLine,
+        bound: u16,
+        minimal: bool,
+        cut_by: Option<&'static str>,
+    ) -> MateLine {
         let line_len = w.moves.len();
         let main = w.budget == bound && line_len >= bound as usize;
         MateLine {
@@ -284,6 +298,7 @@ impl MateLine {
             moves: w.moves,
             hand_left: w.hand_left,
             defences: w.choices,
+            cut_by,
         }
     }
 }

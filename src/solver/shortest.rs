@@ -206,9 +206,20 @@ pub(crate) fn main_line(
             None => break,
         }
     }
+    // Which limit, if any, cut the walk short (named in the status sentence).
+    let cut_by = match search.aborted() {
+        Some(StopReason::TimeLimit) => Some("time limit"),
+        Some(StopReason::NodeLimit) => Some("node limit"),
+        Some(StopReason::Stopped) => Some("stopped"),
+        Some(_) => Some("a limit ran out"),
+        None if shortest_nodes.is_some() && search.nodes() >= confirm_at => {
+            Some("shortest-mate allowance")
+        }
+        None => None,
+    };
     match walked {
         Some(w) => match verify_mate(pos, &w.moves) {
-            Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal)),
+            Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal, cut_by)),
             Err(e) => Outcome::Unknown(StopReason::UnverifiedLine(UnverifiedLine::Rejected(e))),
         },
         None => match search.aborted() {
