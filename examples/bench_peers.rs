@@ -29,7 +29,8 @@
 mod common;
 
 use clap::Parser;
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use tsume::{Outcome, Solver, SolverConfig};
@@ -69,6 +70,14 @@ struct Args {
     /// Folder of the peer wrappers (`shtsume_solve.sh`, `komoring_solve.sh`).
     #[arg(long, default_value = "../shared/peers")]
     wrappers: PathBuf,
+    /// Also write the table into this Markdown file, between the lines
+    /// `<!-- bench_peers NAME -->` and `<!-- /bench_peers NAME -->` (NAME: `--section`),
+    /// with the command and the machine above it. Repeatable.
+    #[arg(long)]
+    write: Vec<PathBuf>,
+    /// The name of the section `--write` replaces.
+    #[arg(long, default_value = "long")]
+    section: String,
 }
 
 /// One engine's answer on one problem (the median run's time; nodes and length of the last).
@@ -227,7 +236,9 @@ fn main() {
         ));
         rule.push_str("---|---|---|---|---|---|");
     }
+    let mut out = String::new();
     if !args.totals {
+        writeln!(out, "{header}\n{rule}").unwrap();
         println!("{header}\n{rule}");
     }
     let mut sums = vec![Total::default(); peers.len() + 1];
@@ -291,21 +302,27 @@ fn main() {
             }
         }
         if !args.totals {
+            writeln!(out, "{row}").unwrap();
             println!("{row}");
         }
     }
     if args.totals {
         let t = &sums[0];
-        println!(
+        writeln!(
+            out,
             "| engine | problems | mates | proven shortest | same length as ours | seconds (sum of medians) | nodes | time / ours |"
-        );
-        println!("|---|---|---|---|---|---|---|---|");
-        println!(
+        )
+        .unwrap();
+        writeln!(out, "|---|---|---|---|---|---|---|---|").unwrap();
+        writeln!(
+            out,
             "| ours | {} | {} | {} | - | {:.2} | {} | 1.00 |",
             t.problems, t.mates, t.proven, t.seconds, t.nodes
-        );
+        )
+        .unwrap();
         for (p, s) in peers.iter().zip(&sums[1..]) {
-            println!(
+            writeln!(
+                out,
                 "| {p} | {} | {} | - | {} | {:.2} | {}{} | {:.2} |",
                 s.problems,
                 s.mates,
@@ -318,9 +335,58 @@ fn main() {
                     String::new()
                 },
                 s.seconds / t.seconds.max(1e-9)
-            );
+            )
+            .unwrap();
+        }
+        print!("{out}");
+    }
+    for file in &args.write {
+        if let Err(e) = write_section(file, &args.section, &out) {
+            eprintln!("{}: {e}", file.display());
+            std::process::exit(1);
         }
     }
+}
+
+/// Replaces the lines between `<!-- bench_peers NAME -->` and `<!-- /bench_peers NAME -->`
+/// of `file` with `table`, the command that made it and the machine it ran on, so that the
+/// tables in the docs are the program's output, never copied by hand.
+fn write_section(file: &Path, name: &str, table: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let begin = format!("<!-- bench_peers {name} -->");
+    let end = format!("<!-- /bench_peers {name} -->");
+    let (Some(i), Some(j)) = (text.find(&begin), text.find(&end)) else {
+        return Err(format!("no lines {begin} ... {end} to write between"));
+    };
+    if j < i {
+        return Err(format!("{end} comes before {begin}"));
+    }
+    let command: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.is_empty() || a.contains(' ') {
+                format!("'{a}'")
+            } else {
+                a
+            }
+        })
+        .collect();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let section = format!(
+        "{begin}\n`cargo run --release --example bench_peers -- {}` on {cpu}, \
+         written by the program:\n\n{table}{end}",
+        command.join(" ")
+    );
+    let new = format!("{}{section}{}", &text[..i], &text[j + end.len()..]);
+    std::fs::write(file, new).map_err(|e| e.to_string())
 }
 
 /// Sums over a suite for one engine.

@@ -22,7 +22,7 @@ pub use moves::{Move, MoveList, ParseMoveError};
 pub use perft::{perft, perft_divide};
 pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
-mod solver;
+pub mod solver;
 pub use solver::{
     AllocError, Alternative, DefenderChoice, Flaw, FlawKind, LineError, MateLine, Outcome,
     Progress, Question, Report, Solution, Solver, SolverConfig, Stats, StopHandle, StopReason,

@@ -37,6 +37,91 @@
 //! assert_eq!(p.position.to_sfen(), "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1");
 //! assert_eq!(p.moves.len(), 3);
 //! ```
+//!
+//! # The formats
+//!
+//! [`read_file`] (and `read_bytes`, `read_str`) reads every format below, found from the
+//! content whatever the file's extension, in UTF-8 (with or without BOM) or Shift-JIS (cp932, as
+//! Kifu for Windows writes `.kif`), detected. It gives one result per problem: a
+//! [`Problem`] (start position, main line, variations, name, comment, termination,
+//! origin `file:line`, format) or a [`ProblemError`] that names the file, the line, the
+//! column where it helps, and what is wrong; a bad problem does not stop the others. One file of
+//! each format is in `problems/`, with its expected answer in its comments (`tests/problem.rs`
+//! checks them):
+//!
+//! **KIF**, the board diagram (BOD) composers and GUIs write (`problems/classic.kif`, Shift-JIS):
+//! `後手の持駒：` / `先手の持駒：` (`上手` / `下手` for handicap games) with `なし`, kanji counts
+//! (`歩十八`) or `残り全部` / `残りの駒全部` (the defender, or whichever side says so, holds every
+//! piece not on the board or in the other hand), the 9×9 diagram with `v` for White, `後手番` for
+//! White to move, then the moves with origin squares, `同　`, `打`, `成`, `不成`, time columns,
+//! `*` comments (kept) and `&` bookmarks (ignored), `まで…手で詰み` or a termination move (`投了`,
+//! `詰み`, `中断`, ...), and variations `変化：N手` (kept apart from the main line, nested ones
+//! attached to the line they branch from). Without a diagram, `手合割` gives the start position
+//! (平手 and the usual handicaps, White to move).
+//!
+//! ```text
+//! 後手の持駒：残り全部
+//!   ９ ８ ７ ６ ５ ４ ３ ２ １
+//! +---------------------------+
+//! | ・ ・ ・v銀v玉v銀 ・ ・ ・|一
+//!   ...
+//! | 角 ・ ・ ・ ・ ・ ・ ・ ・|六
+//!   ...
+//! +---------------------------+
+//! 先手の持駒：銀
+//! 手数----指手---------消費時間--
+//!    1 ５二角成(96)   ( 0:00/00:00:00)
+//!    2 同　銀(41)   ( 0:00/00:00:00)
+//!    3 ４二銀打   ( 0:00/00:00:00)
+//! まで3手で詰み
+//! ```
+//!
+//! **KI2** (`problems/karolina.ki2`): the same header and diagram, moves without origin squares
+//! (`▲２三角成 △３一香 ▲３三桂 △同　銀引 ...`), resolved against the legal moves with the marks
+//! 右 左 直 上 引 寄 (行 and 入 read as 上), 打 optional where no board piece could go.
+//!
+//! **CSA** V2.2 and V3.0 (`problems/tsume.csa`, two records): `P1`..`P9` rows or `PI` with
+//! removals (`PI82HI22KA`), `P+` / `P-` pieces with `00` for the hand and `P-00AL` (the rest of the
+//! pieces, the tsume convention), `+` / `-` for the side to move, moves `+9652UM` with `T` times
+//! (`T12`, `T1.250`), `%TSUMI` and other terminations, `'` comments, `$EVENT` (the name), `,`
+//! between statements, several records separated by `/`.
+//!
+//! ```text
+//! V2.2
+//! $EVENT:mog_mate9
+//! P1 *  *  *  * -OU *  *  *  *
+//!   ...
+//! P5 *  *  * +TO+FU *  *  *  *
+//!   ...
+//! P+00KI00KI00KI00KI
+//! P-00AL
+//! +
+//! ```
+//!
+//! **SFEN lines** (`problems/*.sfen`): `[sfen] <sfen> [moves <usi> ...] [# comment]`, one problem
+//! per line; the comment is kept (the test suites read their `# <expected> <name> | check: ...`
+//! annotations from it). **USI** `position sfen ... [moves ...]` and `position startpos [moves
+//! ...]` lines, as a GUI sends them (`problems/positions.usi`).
+//!
+//! ```sh
+//! cargo run --release --example check_unique -- problems/karolina.ki2 --kif karolina-checked.kif
+//! cargo run --release --example solve -- --last game.kif        # is the game's last position a mate?
+//! ```
+//!
+//! Writing: [`write_kif`] gives the title, the board diagram, the comment, the main line
+//! numbered with origin squares and `まで N 手で…`, then the variations in the order Kifu for
+//! Windows lists them (depth first, later branches first; branching moves marked `+`).
+//! `solve` / `check_unique` write `.kif` files in Shift-JIS (what Kifu for Windows expects; ShogiGUI,
+//! Shogidokoro and Electron Shogi read it too) and `.kifu` in UTF-8 with the `#KIF version=2.0
+//! encoding=UTF-8` line. [`write_csa`] gives a CSA V2.2 record of the main line (CSA has
+//! no variations). Both round-trip through the reader (tested on every file above).
+//!
+//! Crates: `encoding_rs` decodes and encodes Shift-JIS. The `csa` crate was not used (one record
+//! per call, errors without a line or column, integer times only, nom and time as dependencies),
+//! nor `shogi-kifu-converter` (no `残り全部` in hands, errors without line numbers, its own position
+//! types via JKF, four more dependencies): the readers here are this crate's own, build
+//! [`Position`]s directly, and are fuzzed (`tests/problem.rs`: random bytes, token soups, mutated
+//! and truncated sample files, Shift-JIS included).
 
 mod csa;
 mod kif;

@@ -53,7 +53,7 @@ impl SolverConfig {
     pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
     /// The default allowance for the shortest-mate work (when
     /// [`SolverConfig::shortest_node_limit`] is `None`). Chosen from measurements
-    /// (benches/README.md, "Proven shortest by default"): it proves 寿 (611 plies, 8.3 M nodes
+    /// (the history of benches/README.md in git, "Proven shortest by default"): it proves 寿 (611 plies, 8.3 M nodes
     /// after a first proof of 0.20 M), Astral Traveler (579, 4.4 M after 0.50 M), ACTの夢 (467)
     /// and Astral390 (189) minimal, and nearly every random mate of 1-25 plies of
     /// `problems/random.sfen`, whose first proofs can be far longer than the shortest mate (67
@@ -179,7 +179,7 @@ impl SolverConfig {
     /// On by default. It finds shortcuts that a search from the root cannot
     /// afford to (it would have to re-prove the whole line under a tighter bound first); on
     /// problems without such shortcuts it costs one pass of small searches along the line
-    /// (measurements: benches/README.md). The length is still only called proven minimal when
+    /// (measurements: the history of benches/README.md in git). The length is still only called proven minimal when
     /// a search from the root finds no mate two plies shorter.
     pub fn shortcuts(mut self, on: bool) -> SolverConfig {
         self.shortcuts = on;

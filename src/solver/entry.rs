@@ -86,7 +86,7 @@ impl Solver {
     /// Maps every page of the table's memory now rather than during the next search (the USI
     /// engine does it at `isready`): a fresh table's pages are otherwise mapped one page fault
     /// at a time as the search first touches them, about a fifth of the time of a search that
-    /// fills 1 GiB (benches/README.md, "Time per node"). On Linux it first asks for
+    /// fills 1 GiB (the history of benches/README.md in git, "Time per node"). On Linux it first asks for
     /// transparent huge pages for the table (where the system allows them for programs that
     /// ask): the search's random look-ups then miss the TLB far less often (about 12 % less
     /// time on long searches), and the cost is paid here, in clearing the table's memory

@@ -235,7 +235,7 @@ pub(crate) fn proof_route(ch: &Child, caps: &[Value]) -> (Hand, Plies) {
 /// (shtsume merges them into one move). Only the numbers change: each drop is still a child
 /// and is still refuted, by its own line or by its capture position.
 ///
-/// Measured (benches/README.md, "Folded interpositions, again"): Astral Traveler's first
+/// Measured (the history of benches/README.md in git, "Folded interpositions, again"): Astral Traveler's first
 /// proof 1.58 M -> 1.05 M nodes, Microcosmos' 21.2 M -> 22.4 M; folding for a lance, rook or
 /// bishop too made each node dearer (more of the search in nodes with many drops).
 pub(crate) fn folded_squares(pos: &Position, distant: Option<(Square, Bitboard)>) -> Bitboard {
@@ -260,7 +260,7 @@ pub(crate) fn folded_squares(pos: &Position, distant: Option<(Square, Bitboard)>
 /// The df-pn+ initial proof number of a new AND node: its replies weighted by kind (board
 /// replies count more than drops, and the drops on one square count once, as they are expanded
 /// one kind at a time): 3 a king move, 2 another board reply, 1 a drop square. The weights
-/// tried and what they cost are in benches/README.md ("Tuning trials").
+/// tried and what they cost are in the history of benches/README.md in git ("Tuning trials").
 /// Counted without listing the replies ([`Position::evasion_counts`]): a new OR node asks
 /// this of every check it has, most of which are never searched.
 pub(crate) fn initial_and_pn(pos: &Position) -> PnDn {
@@ -273,7 +273,7 @@ pub(crate) fn initial_and_pn(pos: &Position) -> PnDn {
 /// replies that leave the attacker fewest checks are tried first for a refutation. Zero when
 /// the attacker has no check: the node is not mated as it stands.
 ///
-/// Measured against 1 for every new OR node (benches/README.md, "Tuning trials"): the six
+/// Measured against 1 for every new OR node (the history of benches/README.md in git, "Tuning trials"): the six
 /// long problems' first proofs 14.85 M -> 11.00 M nodes, the checker suites 32.1 M -> 27.1 M
 /// and 22.5 M -> 15.0 M, the random suite 68.2 M -> 58.0 M. Steeper numbers (four a check)
 /// did better on some problems and took one random mate from 1.4 M nodes to 9.2 M.

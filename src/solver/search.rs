@@ -363,7 +363,7 @@ impl<'a> Search<'a> {
             }
             if v.is_proven() {
                 // Proven through the table (superiority): the first such child is taken, not
-                // the shortest (benches/README.md has the trial).
+                // the shortest (the history of benches/README.md in git has the trial).
                 // A proof from the path-keyed table rests on a path position, and so does
                 // this one until the node it rests on is reached: it must not reach the
                 // transposition table from here.

@@ -21,7 +21,7 @@ const REFINE_NODES: u64 = 300;
 /// Nodes for each bounded search of the line tightening for a check beside the line that the
 /// line does not play later: on Astral Traveler, where no check beside the line mates sooner,
 /// these searches took 0.21 M of the tightening's 0.36 M nodes at [`REFINE_NODES`] each
-/// (benches/README.md, "The tightening's checks").
+/// (the history of benches/README.md in git, "The tightening's checks").
 const REFINE_OTHER_NODES: u64 = 30;
 
 /// The allowance is shared out in eighths: each search from the root for a shorter mate starts
@@ -48,7 +48,7 @@ const TOP_DOWN_STEP_PART: u64 = 8;
 /// proof's nodes (at least [`MIN_WALK_NODES`]), whatever the shortening left. On 橋本587 a
 /// walk given all that was left (4.6 M nodes) ended inexact with the same line as one given a
 /// quarter, and one given 30 M nodes was no more exact: past a point its searches only
-/// decide ties that do not change the line (benches/README.md, "The line walk's share").
+/// decide ties that do not change the line (the history of benches/README.md in git, "The line walk's share").
 const WALK_PART: u64 = 4;
 
 /// The least share of the line walk under [`WALK_PART`], so that the walks of short problems

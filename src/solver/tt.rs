@@ -89,7 +89,7 @@ fn aligned_start(addr: usize, size: usize) -> usize {
 /// proofs must not be crowded out by them, so clusters are wide; the keys sit together in one
 /// cache line. Eight rather than sixteen: a probe asks for every line of its cluster (keys
 /// and entries), and with sixteen the search waited on memory more than it computed
-/// (benches/README.md, "Time per node (fourth round)"); four crowded proofs out (Astral
+/// (the history of benches/README.md in git, "Time per node (fourth round)"); four crowded proofs out (Astral
 /// Traveler's first proof took 4.2 M nodes instead of 1.6 M).
 const WAYS: usize = 8;
 
