@@ -24,8 +24,8 @@
 //!
 //! The table's memory is reserved at once and mapped page by page as the search first touches it,
 //! so a short problem costs no more than it uses; before a long search, or to keep page faults out
-//! of a timing, [`Solver::prefault`] maps all of it up front (about 0.65 s per GiB here; the USI
-//! engine does it at `isready`).
+//! of a timing, [`Solver::prefault`] maps all of it up front (the USI engine does it at
+//! `isready`).
 //!
 //! **How it searches.** df-pn (Nagai 2002) over OR nodes (attacker to move, [`Position::check_moves`](crate::Position::check_moves)
 //! only) and AND nodes (defender to move, [`Position::evasions`](crate::Position::evasions)):
@@ -111,13 +111,11 @@
 //!   has become the longest is then part of it) and tightened again, and a line that a later
 //!   search from the top shortens further is tightened once more. Long problems whose first
 //!   proof wastes moves in many places get their length this way (Microcosmos gets its 1525 plies
-//!   so, see the history of benches/README.md in git, "Microcosmos and the line tightening"), though
+//!   so), though
 //!   without the proof that it is minimal within the default allowance (with an allowance that
-//!   does not run out, `--shortest-nodes unlimited`, the proof comes: it spends about 200 M
-//!   nodes after the first proof, and 1525 is proven in 6-8 minutes with 1 GiB). The search that
+//!   does not run out, `--shortest-nodes unlimited`, the proof comes). The search that
 //!   ran out then goes on with twice its share, from what the table holds, until the allowance
-//!   is spent: so 寿 (611) is proven shortest in 8.5 M nodes with the default allowance, Astral
-//!   Traveler (579) in 4.9 M, ACTの夢 (467) in 2.6 M (see the benches);
+//!   is spent;
 //! - the defender plays the longest defence and, among equally long ones, the one that leaves the
 //!   attacker the fewest pieces in hand (駒余り); [`MateLine::hand_left`] is that hand;
 //! - futile interpositions (無駄合) are neither counted nor shown (definition in [`rules`](crate::rules#futile-interpositions-無駄合-mudaai));
@@ -346,19 +344,7 @@
 //!   ply   1  stopped: the plies from here on were not examined (stopped at the first fatal flaw)
 //! ```
 //!
-//! On the two sample suites (`check_unique --json --hash-mb 256 [--first-flaw]
-//! problems/<suite>.sfen`, one problem at a time, one after the other on an AMD EPYC; nodes exact,
-//! seconds the whole run's wall time):
-//!
-//! | suite | full check | `--first-flaw` | verdicts | slowest problem |
-//! |---|---|---|---|---|
-//! | YaneuraOu mate samples, 35 (31 unsound) | 21.03 M nodes, 33.4 s | 0.36 M nodes, 1.0 s | the same | 8.75 s -> 0.20 s |
-//! | antma, 70 (41 unsound) | 11.97 M nodes, 15.2 s | 1.62 M nodes, 2.2 s | the same | 2.76 s -> 1.17 s |
-//!
-//! The sound problems take about as long either way (antma's 29: 1.28 M nodes and 1.5 s in full,
-//! 1.37 M and 1.7 s with the first walk in front; YaneuraOu's 4: 0.20 M nodes, 0.2 s); the
-//! slowest of them, antma's tsume7-4, takes 1.0-1.2 s either way (0.84 M nodes, most of them
-//! showing that G*7b and R*1b at ply 1 do not mate). `tests/check.rs` runs the problems of
+//! It gives the verdict of the full check on every problem of the sample suites; `tests/check.rs` runs the problems of
 //! `yaneuraou.sfen`, `antma.sfen` and `flawed.sfen` (those without `strict` or `variations`) this
 //! way and asserts the documented verdict, that every flaw reported is a documented one, that a
 //! sound problem keeps all its notes, and where an unsound one stopped; and one strict problem.
