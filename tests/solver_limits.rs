@@ -133,3 +133,31 @@ fn a_line_cut_short_names_the_limit() {
         other => panic!("expected a mate, got {other:?}"),
     }
 }
+
+/// Where no counted reply lasts the length but a futile interposition does (its own child and
+/// its capture position both not mated sooner), the longest defence is that interposition: a
+/// last walk shows it, and the line is the main line with no limit set (random-100 of
+/// problems/random.sfen showed 5 plies of a proven 7, "defence not the longest", with time
+/// left). The ordinary walk keeps its line where it reaches the length (the last problem).
+#[test]
+fn the_walk_finds_the_main_line_past_a_lasting_futile_interposition() {
+    for (sfen, len) in [
+        ("9/9/6L1k/5+B3/9/7G1/9/9/9 b RBGr2g4s4n3l18p 1", 7),
+        ("9/5+B2k/9/6s2/7P1/9/9/9/9 b 2RLb4g3s4n3l17p 1", 7),
+        ("k8/p8/9/R8/3+R5/9/9/9/9 b 2SL2b4g2s4n3l17p 1", 9),
+        ("+s8/1r7/k2G5/1Ps6/3B5/1G7/9/9/9 b RNPb2g2s3n4l16p 1", 11),
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        match Solver::new(SolverConfig::new().hash_mib(16))
+            .solve(&pos)
+            .outcome
+        {
+            Outcome::Mate(line) => {
+                assert_eq!(line.status(), format!("mate in {len}"), "{sfen}");
+                assert!(line.is_main_line(), "{sfen}");
+                tsume::verify_mate(&pos, line.moves()).unwrap();
+            }
+            other => panic!("{sfen}: expected a mate, got {other:?}"),
+        }
+    }
+}

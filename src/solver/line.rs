@@ -88,6 +88,9 @@ pub(crate) struct LineWalk<'s, 'a> {
     hard_until: u64,
     /// The step count the walk ends at, once it walks on the table alone.
     table_steps_until: Option<u64>,
+    /// Whether a futile interposition proven to last the budget is shown (with its capture)
+    /// where the counted replies' line falls short ([`extract_line_showing_futile`]).
+    futile_longest: bool,
 }
 
 /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
@@ -111,6 +114,26 @@ pub(crate) fn extract_line(
 ) -> Option<WalkedLine> {
     let until = search.nodes().saturating_add(allowance);
     LineWalk::new(search, minimal, alternatives, true, until).run(root, path, budget)
+}
+
+/// [`extract_line`] that, where no counted reply's line lasts the budget but a futile
+/// interposition is shown to (neither its own child nor its capture position is mated two
+/// plies sooner), shows that interposition and its capture: the longest defence is then that
+/// futile interposition (see `crate::rules`, the one case the rule cannot show without
+/// counting). For when the ordinary walk, retried, still falls short.
+pub(crate) fn extract_line_showing_futile(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    budget: u16,
+    minimal: bool,
+    alternatives: bool,
+    allowance: u64,
+) -> Option<WalkedLine> {
+    let until = search.nodes().saturating_add(allowance);
+    let mut walk = LineWalk::new(search, minimal, alternatives, true, until);
+    walk.futile_longest = true;
+    walk.run(root, path, budget)
 }
 
 /// A line from `root` that mates within `budget` plies, walked from the table with as few
@@ -144,6 +167,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             until,
             hard_until: until.saturating_add(WALK_OVERRUN_NODES),
             table_steps_until: None,
+            futile_longest: false,
         }
     }
 
@@ -392,7 +416,22 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         }
         let counted = showable;
         let (chosen, mut sub) = match self.walk_counted(&js, &counted, b, keys) {
-            Some(found) => found,
+            Some(found) if !self.futile_longest || found.1.rev.len() as i32 + 1 >= b => found,
+            Some(found) => {
+                // No counted reply lasts the budget, but an interposition does (its child and
+                // its capture position both not mated sooner): show it, the longer line kept.
+                let lasting = js
+                    .iter()
+                    .enumerate()
+                    .any(|(i, j)| j.capture.is_some() && j.long && !counted.contains(&i));
+                match lasting
+                    .then(|| self.walk_futile_shown(pos, &js, distant, b, keys))
+                    .flatten()
+                {
+                    Some(shown) if shown.1.rev.len() > found.1.rev.len() => shown,
+                    _ => found,
+                }
+            }
             None => self.walk_futile_shown(pos, &js, distant, b, keys)?,
         };
         if self.alternatives {

@@ -217,6 +217,27 @@ pub(crate) fn main_line(
         }
         None => None,
     };
+    // Still short with no limit spent: the longest defence may be a futile interposition
+    // the ordinary walk does not show; one more walk shows it where it lasts the budget.
+    if let Some(w) = &walked {
+        let main = w.budget == bound && w.moves.len() >= bound as usize;
+        let spent = shortest_nodes.is_some() && search.nodes() >= confirm_at;
+        if !main && !spent && search.aborted().is_none() {
+            if let Some(again) = line::extract_line_showing_futile(
+                search,
+                pos,
+                &[],
+                bound,
+                minimal,
+                alternatives,
+                walk_nodes,
+            ) {
+                if again.budget == bound && again.moves.len() >= bound as usize {
+                    walked = Some(again);
+                }
+            }
+        }
+    }
     match walked {
         Some(w) => match verify_mate(pos, &w.moves) {
             Ok(()) => Outcome::Mate(MateLine::new(w, bound, minimal, cut_by)),
