@@ -90,10 +90,10 @@ struct Args {
 /// The solver's mate: its status sentence ([`MateLine::status`], which names the line's
 /// length where it differs from the mate's), and the line's length where it does not.
 fn mate_text(ml: &MateLine) -> String {
-    if ml.is_main_line() && ml.line_len() == ml.length() as usize {
+    if ml.is_main_line() && ml.line_len() == ml.length() {
         format!("{}, {} plies", ml.status(), ml.line_len())
     } else {
-        ml.status()
+        ml.status().to_string()
     }
 }
 
@@ -123,12 +123,16 @@ fn flaw_kif(root: &Position, report: &Report, flaw: &Flaw) -> String {
         _ => &report.line,
     };
     let mut before = root.clone();
-    for &mv in line.iter().take(flaw.ply.saturating_sub(1)) {
+    for &mv in line.iter().take((flaw.ply as usize).saturating_sub(1)) {
         if before.play(mv).is_err() {
             return String::new();
         }
     }
-    let previous = flaw.ply.checked_sub(2).and_then(|i| line.get(i)).copied();
+    let previous = flaw
+        .ply
+        .checked_sub(2)
+        .and_then(|i| line.get(i as usize))
+        .copied();
     let mut p = before.clone();
     if p.check_legality(flaw.moves[0]).is_err() {
         return String::new();
@@ -221,13 +225,14 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
         // 手順前後 / 非限定: the line's own order up to where the two meet.
         if let Some(j) = f
             .rejoin_ply
-            .filter(|&j| j >= f.ply && j <= report.line.len())
+            .map(|j| j as usize)
+            .filter(|&j| j >= f.ply as usize && j <= report.line.len())
         {
             let mut before = pos.clone();
-            for &m in &report.line[..f.ply - 1] {
+            for &m in &report.line[..f.ply as usize - 1] {
                 before.play_unchecked(m);
             }
-            let order = &report.line[f.ply - 1..j];
+            let order = &report.line[f.ply as usize - 1..j];
             what.push_str(&format!(
                 "; the line's order: {} [{}]",
                 japanese_line(&before, order).join(" "),
@@ -293,8 +298,8 @@ fn as_checked(
         let branches = f.kind != FlawKind::InvalidIntendedLine
             && !f.moves.is_empty()
             && f.ply >= 1
-            && f.ply <= report.line.len()
-            && report.line[..f.ply - 1]
+            && f.ply as usize <= report.line.len()
+            && report.line[..f.ply as usize - 1]
                 .iter()
                 .all(|&m| before.play(m).is_ok())
             && f.moves.iter().all(|&m| before.play(m).is_ok());
@@ -304,7 +309,7 @@ fn as_checked(
                 moves.extend(extend(&before).unwrap_or_default());
             }
             out.variations.push(Variation {
-                ply: f.ply,
+                ply: f.ply as usize,
                 parent: None,
                 moves,
                 comment: what,

@@ -321,7 +321,7 @@ fn line_length(line: &MateLine) -> u32 {
 
 /// The `info string` lines that qualify a mate.
 fn line_notes(line: &MateLine) -> Vec<String> {
-    let mut notes = vec![line.status()];
+    let mut notes = vec![line.status().to_string()];
     if line.hand_left().total() > 0 {
         notes.push(format!(
             "attacker's hand at the end: {} (pieces left over)",

@@ -510,16 +510,17 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.0[a.index()][b.index()])
 }
 
-/// The full line (edge to edge) through `a` and `b` if they share one; else empty.
+/// The full ray (edge to edge) through `a` and `b`, both included, if they share a rank, file or
+/// diagonal; else empty.
 #[inline]
-pub fn line(a: Square, b: Square) -> Bitboard {
+pub fn ray(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.1[a.index()][b.index()])
 }
 
 /// Whether `a`, `b` and `c` lie on one line.
 #[inline]
 pub fn aligned(a: Square, b: Square, c: Square) -> bool {
-    line(a, b).contains(c)
+    ray(a, b).contains(c)
 }
 
 const fn far_ranks_const(color: usize, n: u8) -> u128 {
@@ -642,10 +643,10 @@ mod tests {
             between(sq("9i"), sq("6f")).iter().collect::<Vec<_>>(),
             vec![sq("7g"), sq("8h")]
         );
-        assert_eq!(line(sq("5a"), sq("5e")), Bitboard::file_mask(5));
-        assert_eq!(line(sq("1e"), sq("5e")), Bitboard::rank_mask(5));
+        assert_eq!(ray(sq("5a"), sq("5e")), Bitboard::file_mask(5));
+        assert_eq!(ray(sq("1e"), sq("5e")), Bitboard::rank_mask(5));
         assert!(aligned(sq("1a"), sq("5e"), sq("9i")));
         assert!(!aligned(sq("1a"), sq("5e"), sq("9h")));
-        assert_eq!(line(sq("1a"), sq("3b")), Bitboard::EMPTY);
+        assert_eq!(ray(sq("1a"), sq("3b")), Bitboard::EMPTY);
     }
 }

@@ -67,7 +67,7 @@ use serde::{Serialize, Serializer};
 fn mate_length(line: &MateLine) -> u32 {
     line.length()
 }
-fn line_len(line: &MateLine) -> usize {
+fn line_len(line: &MateLine) -> u32 {
     line.line_len()
 }
 fn line_is_main(line: &MateLine) -> bool {
@@ -89,7 +89,7 @@ impl Serialize for Hand {
 #[derive(Serialize)]
 struct MateLineJson<'a> {
     length: u32,
-    line_length: usize,
+    line_length: u32,
     line_is_main: bool,
     moves: &'a [Move],
     hand_left: Hand,
@@ -108,7 +108,7 @@ impl<'a> MateLineJson<'a> {
             hand_left: l.hand_left(),
             shortest_proven: l.shortest_proven(),
             exact: l.exact(),
-            status: l.status(),
+            status: l.status().to_string(),
         }
     }
 }
@@ -153,7 +153,7 @@ struct SolutionJson<'a> {
     result: &'static str,
     length: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    line_length: Option<usize>,
+    line_length: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     line_is_main: Option<bool>,
     moves: &'a [Move],
@@ -207,7 +207,7 @@ impl Serialize for Solution {
                 j.hand_left = Some(l.hand_left());
                 j.shortest_proven = Some(l.shortest_proven());
                 j.exact = Some(l.exact());
-                j.status = Some(l.status());
+                j.status = Some(l.status().to_string());
             }
             Outcome::NoMate => j.result = "nomate",
             Outcome::Unknown(r) => j.reason = Some(r.to_string()),
@@ -224,12 +224,12 @@ impl Serialize for Flaw {
         struct FlawJson<'a> {
             kind: &'static str,
             japanese: &'static str,
-            ply: usize,
+            ply: u32,
             moves: &'a [Move],
             length: Option<u32>,
             length_exact: bool,
             line_length: Option<u32>,
-            rejoin_ply: Option<usize>,
+            rejoin_ply: Option<u32>,
             fatal: bool,
             detail: &'a str,
         }
@@ -254,7 +254,7 @@ impl Serialize for Undecided {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         struct UndecidedJson<'a> {
-            ply: usize,
+            ply: u32,
             #[serde(rename = "move")]
             mv: Option<Move>,
             kind: &'static str,

@@ -12,10 +12,8 @@ pub mod rules;
 mod types;
 mod zobrist;
 
-pub use bitboard::{
-    Bitboard, BitboardIter, aligned, attacks, between, bishop_attacks, gold_attacks, king_attacks,
-    knight_attacks, lance_attacks, line, pawn_attacks, rook_attacks, silver_attacks,
-};
+pub mod attacks;
+pub use bitboard::{Bitboard, BitboardIter};
 pub use hand::Hand;
 pub use legality::{IllegalMove, UsiMoveError};
 pub use moves::{Move, MoveList, ParseMoveError};
@@ -24,7 +22,7 @@ pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
 pub mod solver;
 pub use solver::{
-    AllocError, Alternative, DefenderChoice, Flaw, FlawKind, LineError, MateLine, Outcome,
+    AllocError, DefenderChoice, DefenderReply, Flaw, FlawKind, LineError, MateLine, Outcome,
     Progress, Question, Report, Solution, Solver, SolverConfig, Stats, StopHandle, StopReason,
     Undecided, UnverifiedLine, Verdict, is_mate_with_futile_interpositions, verify_mate,
 };

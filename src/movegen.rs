@@ -364,7 +364,7 @@ impl Position {
         // Pinned pieces (rare) move only along the line through their king.
         for from in ours & pinned {
             let kind = self.piece_at(from).expect("a pinned piece").kind();
-            let t = bitboard::attacks(us, kind, from, occ) & target & bitboard::line(ksq, from);
+            let t = bitboard::attacks(us, kind, from, occ) & target & bitboard::ray(ksq, from);
             let (plain_ok, promo_ok) = promotion_masks(us, kind, from);
             list.moves(from, t & plain_ok, t & promo_ok);
         }
@@ -600,10 +600,10 @@ impl Position {
                 continue;
             }
             if pinned.contains(from) {
-                t &= bitboard::line(our_king.expect("pinned implies a king"), from);
+                t &= bitboard::ray(our_king.expect("pinned implies a king"), from);
             }
             let discovered = if discoverers.contains(from) {
-                t & !bitboard::line(eksq, from)
+                t & !bitboard::ray(eksq, from)
             } else {
                 Bitboard::EMPTY
             };
@@ -619,7 +619,7 @@ impl Position {
         // The king gives only discovered checks.
         if let Some(k) = our_king {
             if discoverers.contains(k) {
-                for to in bitboard::king_attacks(k) & target & !bitboard::line(eksq, k) {
+                for to in bitboard::king_attacks(k) & target & !bitboard::ray(eksq, k) {
                     if !self.is_attacked(to, them, occ) {
                         list.one(Move::normal_unchecked(k, to, false));
                     }

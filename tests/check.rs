@@ -113,7 +113,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
         let flagged = report
             .flaws
             .iter()
-            .any(|f| f.kind == FlawKind::PiecesLeftOver && f.ply == report.line.len());
+            .any(|f| f.kind == FlawKind::PiecesLeftOver && (f.ply as usize) == report.line.len());
         if flagged == left.is_empty() {
             bad.push(format!(
                 "{place}: hand left {left:?}, 駒余り flagged {flagged}"
@@ -125,7 +125,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
         let what = format!("{place}: {}", token(f, true));
         match f.kind {
             FlawKind::AlternativeMate | FlawKind::AlternativeFinalMove => {
-                let pos = before(root, &report.line, f.ply);
+                let pos = before(root, &report.line, f.ply as usize);
                 let mv = f.moves[0];
                 if !pos.is_legal(mv) || !pos.gives_check(mv) {
                     bad.push(format!("{what}: not a legal check"));
@@ -147,7 +147,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                     // Kept clear of the line's later positions, no mate is shorter than an
                     // exact length (a 余詰 that joins the line early, found only when none
                     // keeps clear, is no exception).
-                    let mut clear = clear_of_line(root, &report.line, f.ply);
+                    let mut clear = clear_of_line(root, &report.line, f.ply as usize);
                     if let (true, Some(Some(v))) =
                         (f.length_exact, clear.defender_value(&c, (len - 1) as u32))
                     {
@@ -161,7 +161,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                 }
             }
             FlawKind::EqualLengthVariation | FlawKind::LongerVariation => {
-                let pos = before(root, &report.line, f.ply);
+                let pos = before(root, &report.line, f.ply as usize);
                 let mut c = pos.clone();
                 c.play(f.moves[0]).expect("a legal reply");
                 let len = f.length.expect("a length");
@@ -178,7 +178,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                     if f.length != f.line_length {
                         bad.push(format!("{what}: lengths differ"));
                     }
-                    let mut line = report.line[..f.ply - 1].to_vec();
+                    let mut line = report.line[..(f.ply as usize) - 1].to_vec();
                     line.extend(&f.moves);
                     match check_line(root, &line) {
                         Ok(()) if hand_after(root, &line).is_empty() => {}
@@ -190,7 +190,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                 }
             }
             FlawKind::ShorterMate => {
-                let pos = before(root, &report.line, f.ply);
+                let pos = before(root, &report.line, f.ply as usize);
                 let len = f.length.expect("a length");
                 if len <= 7 {
                     match brute.shortest(&pos, len) {
@@ -206,9 +206,9 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                 }
             }
             FlawKind::PromotionChoice | FlawKind::Transposition => {
-                let pos = before(root, &report.line, f.ply);
+                let pos = before(root, &report.line, f.ply as usize);
                 let mv = f.moves[0];
-                let played = report.line[f.ply - 1];
+                let played = report.line[(f.ply as usize) - 1];
                 if !pos.is_legal(mv) || !pos.gives_check(mv) {
                     bad.push(format!("{what}: not a legal check"));
                     continue;
@@ -233,7 +233,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                     }
                     // It mates only through the line's positions: kept clear of them, not
                     // as quickly.
-                    let mut clear = clear_of_line(root, &report.line, f.ply);
+                    let mut clear = clear_of_line(root, &report.line, f.ply as usize);
                     if let Some(Some(v)) = clear.defender_value(&c, len - 1) {
                         bad.push(format!(
                             "{what}: clear of the line the brute force mates in {}",
@@ -243,8 +243,8 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
                 }
                 // The order shown reaches the line's position: at the same ply for 手順前後,
                 // no later for 非限定.
-                if let Some(j) = f.rejoin_ply {
-                    let reached = f.ply - 1 + f.moves.len();
+                if let Some(j) = f.rejoin_ply.map(|j| j as usize) {
+                    let reached = f.ply as usize - 1 + f.moves.len();
                     let ok = match after(&pos, &f.moves) {
                         Some(p) => {
                             p.key() == before(root, &report.line, j + 1).key()
@@ -260,7 +260,7 @@ fn confirm(place: &str, root: &Position, report: &Report) -> Vec<String> {
             }
             FlawKind::VariationAlternativeMate => {
                 // After the defence, the move mates as quickly as the variation's quickest.
-                let pos = before(root, &report.line, f.ply);
+                let pos = before(root, &report.line, f.ply as usize);
                 let (Some(d), Some(c)) = (after(&pos, &f.moves[..1]), after(&pos, &f.moves)) else {
                     bad.push(format!("{what}: not legal"));
                     continue;

@@ -78,7 +78,7 @@ fn check(p: &Problem) -> MateLine {
     );
 
     // The solver.
-    let mut solver = Solver::new(SolverConfig::new().hash_mib(16).alternatives(true));
+    let mut solver = Solver::new(SolverConfig::new().hash_mib(16).defences(true));
     let line = match solver.solve(&pos).outcome {
         Outcome::Mate(line) => line,
         other => panic!("{sfen}: expected a mate in {}, got {other:?}", p.length),
@@ -132,7 +132,7 @@ fn after(p: &Problem, line: &MateLine, plies: usize) -> Position {
 /// interposition (futile: the line checker already requires that it ends the line), and
 /// returns those replies.
 fn ends_in_futile_interpositions(p: &Problem, line: &MateLine) -> Vec<Move> {
-    let end = after(p, line, line.line_len());
+    let end = after(p, line, line.line_len() as usize);
     let replies: Vec<Move> = end.legal_moves().iter().copied().collect();
     assert!(
         !replies.is_empty(),
@@ -157,7 +157,7 @@ fn counted_interposition(p: &Problem, line: &MateLine, ply: usize) -> tsume::Squ
     let mv = line.moves()[ply - 1];
     let dc = distant_check(&before).expect("a distant check");
     assert!(is_interposition(&before, &dc, mv), "{}: {mv}", p.sfen);
-    let left = (line.line_len() - ply + 1) as u32;
+    let left = line.line_len() - ply as u32 + 1;
     if let Some(q) = capture_position(&before, &dc, mv) {
         let mut b = Brute::new(true, BRUTE_NODES);
         assert_eq!(

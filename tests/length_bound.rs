@@ -84,13 +84,13 @@ fn check_bound(
             usi(moves)
         ));
     }
-    if line.is_main_line() && shown < n as usize {
+    if line.is_main_line() && shown < n {
         failures.push(format!(
             "{what}: a main line of {shown} plies for a mate in {n}: {}",
             usi(moves)
         ));
     }
-    if !line.is_main_line() && shown >= n as usize {
+    if !line.is_main_line() && shown >= n {
         // A line walked before the last shortening (a limit ran out): its attacker wastes
         // plies, so the bound does not cover its defences. Nothing more to check.
         return 0;
@@ -211,5 +211,5 @@ fn astral_traveler_first_proof_reports_its_bound() {
     };
     verify_mate(&pos, line.moves()).unwrap();
     assert!(line.length() >= 579, "mate in {}", line.length());
-    assert!(line.is_main_line() == (line.line_len() >= line.length() as usize));
+    assert!(line.is_main_line() == (line.line_len() >= line.length()));
 }

@@ -319,8 +319,15 @@ fn errors_name_file_line_column_and_what() {
         let e = got[0].as_ref().expect_err(text);
         assert!(e.to_string().starts_with(want), "{text:?}: {e}");
     }
+    // A file that cannot be read keeps its path and the operating system's error.
     let e = read_file(path("no/such/file.kif")).remove(0).unwrap_err();
-    assert!(matches!(*e.kind, ProblemErrorKind::Io(_)));
+    match &*e.kind {
+        ProblemErrorKind::Io(io) => assert_eq!(io.kind(), std::io::ErrorKind::NotFound),
+        other => panic!("expected an I/O error, got {other:?}"),
+    }
+    assert!(e.file.ends_with("no/such/file.kif"), "{}", e.file);
+    let source = std::error::Error::source(&e).expect("the io::Error as the source");
+    assert!(source.downcast_ref::<std::io::Error>().is_some());
 }
 
 #[test]

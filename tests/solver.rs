@@ -14,7 +14,7 @@
 //!   the solver's) and with the futile-interposition definition (the solver's length exactly,
 //!   within 5 plies). `SOLVER_PROPTEST_CASES=20000` for a hunt.
 //! * Determinism of the main line across table sizes and solver reuse; the defender's
-//!   alternatives (`SolverConfig::alternatives`) against the line.
+//!   alternatives (`SolverConfig::defences`) against the line.
 //! * Node, time and stop limits, the table budget, solver reuse, `Send`, the progress callback.
 //! * Repetition (千日手): positions where the attacker can check forever only by repeating, and
 //!   one where the mate needs a detour that avoids the repetition.
@@ -263,13 +263,13 @@ fn judge_with(p: &Problem, pos: &Position, outcome: &Outcome, exact: bool) -> Re
         (Outcome::NoMate, Expected::Mate(_)) => Err("solver says no mate".into()),
         (Outcome::NoMate, _) => Ok(()),
         (Outcome::Mate(line), expected) => {
-            if line.line_len() != line.moves().len() {
+            if line.line_len() as usize != line.moves().len() {
                 return Err("MateLine::line_len disagrees with the moves".into());
             }
             check_line_both(pos, line.moves())?;
             // The length reported is the proven bound; the suites' lines must realise it.
             let n = line.length() as usize;
-            if !line.is_main_line() || line.line_len() < n {
+            if !line.is_main_line() || (line.line_len() as usize) < n {
                 return Err(format!(
                     "mate in {n} but the line shown has {} plies (main line: {}): {}",
                     line.line_len(),
@@ -531,7 +531,7 @@ fn alternatives_describe_the_defender_choices() {
             SolverConfig::new()
                 .hash_mib(16)
                 .node_limit(Some(10_000_000))
-                .alternatives(true),
+                .defences(true),
         );
         let Outcome::Mate(line) = s.solve(&pos).outcome else {
             failures.push(format!("{}: no mate", p.place()));
@@ -631,7 +631,7 @@ fn microcosmos_tail_lengths_are_exact() {
     match s.solve(&pos).outcome {
         Outcome::Mate(line) => {
             assert_eq!(line.length() as usize, stated, "ply 1320: the mate length");
-            assert_eq!(line.line_len(), stated, "ply 1320: the line");
+            assert_eq!(line.line_len() as usize, stated, "ply 1320: the line");
             assert!(line.shortest_proven(), "ply 1320: proven shortest");
             check_line_both(&pos, line.moves()).unwrap();
         }
@@ -681,7 +681,7 @@ fn microcosmos_proven_shortest() {
 /// A node limit that runs out after the first proof (while the mate is being shortened, the
 /// line tightened or walked) still gives a verified mate, never `Unknown`: the line walked
 /// last before is reported when the line cannot be walked again. With
-/// `SolverConfig::alternatives`, such a fallback line has no recorded defences, which shows
+/// `SolverConfig::defences`, such a fallback line has no recorded defences, which shows
 /// that both paths are taken here.
 #[test]
 fn node_limit_after_the_first_proof_still_gives_a_mate() {
@@ -707,7 +707,7 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
         let mut s = Solver::new(
             SolverConfig::new()
                 .hash_mib(256)
-                .alternatives(true)
+                .defences(true)
                 .shortest_node_limit(Some(400_000))
                 .node_limit(Some(limit)),
         );
@@ -721,7 +721,7 @@ fn node_limit_after_the_first_proof_still_gives_a_mate() {
                 }
                 // The length is a proven bound, never below the mate; a main line realises
                 // it. (A line walked before the bound came down is longer and not main.)
-                let (n, shown) = (line.length() as usize, line.line_len());
+                let (n, shown) = (line.length() as usize, line.line_len() as usize);
                 if n < stated || line.exact() || (line.is_main_line() && shown < n) {
                     failures.push(format!(
                         "limit {limit}: mate in {n}, line of {shown} plies (main {}), exact {}",
@@ -1082,7 +1082,7 @@ fn random_positions_against_brute_force() {
             Outcome::Mate(line) => {
                 t.solver_mate += 1;
                 let n = line.length();
-                if line.is_main_line() && (line.line_len() as u32) < n {
+                if line.is_main_line() && line.line_len() < n {
                     return fail(format!(
                         "mate in {n}, line of {} plies, main line {}",
                         line.line_len(),
@@ -1231,7 +1231,7 @@ fn reported_length_is_never_below_the_proven_one() {
             if line.length() < mate {
                 return fail(format!("the mate is in {mate}"));
             }
-            if line.is_main_line() && line.line_len() < line.length() as usize {
+            if line.is_main_line() && line.line_len() < line.length() {
                 return fail("a main line shorter than its length".into());
             }
         }
@@ -1864,7 +1864,7 @@ fn the_walk_goes_on_until_the_line_is_the_main_line() {
         let Outcome::Mate(line) = sol.outcome else {
             panic!("{mib} MiB: {:?}", sol.outcome)
         };
-        assert_eq!(line.status(), "mate in 11", "{mib} MiB");
+        assert_eq!(line.status().to_string(), "mate in 11", "{mib} MiB");
         assert!(line.is_main_line() && line.shortest_proven(), "{mib} MiB");
         assert_eq!(line.line_len(), 11, "{mib} MiB");
         verify_mate(&pos, line.moves()).unwrap();

@@ -110,7 +110,7 @@ fn a_line_cut_short_names_the_limit() {
     let status = |config: SolverConfig| match Solver::new(config.hash_mib(16)).solve(&pos).outcome {
         Outcome::Mate(line) => {
             assert!(!line.is_main_line(), "{}", line.status());
-            line.status()
+            line.status().to_string()
         }
         other => panic!("expected a mate, got {other:?}"),
     };
@@ -129,7 +129,7 @@ fn a_line_cut_short_names_the_limit() {
         .solve(&pos)
         .outcome
     {
-        Outcome::Mate(line) => assert_eq!(line.status(), "mate in 11"),
+        Outcome::Mate(line) => assert_eq!(line.status().to_string(), "mate in 11"),
         other => panic!("expected a mate, got {other:?}"),
     }
 }
@@ -153,7 +153,11 @@ fn the_walk_finds_the_main_line_past_a_lasting_futile_interposition() {
             .outcome
         {
             Outcome::Mate(line) => {
-                assert_eq!(line.status(), format!("mate in {len}"), "{sfen}");
+                assert_eq!(
+                    line.status().to_string(),
+                    format!("mate in {len}"),
+                    "{sfen}"
+                );
                 assert!(line.is_main_line(), "{sfen}");
                 tsume::verify_mate(&pos, line.moves()).unwrap();
             }

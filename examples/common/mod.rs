@@ -161,11 +161,14 @@ pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
                 input,
                 0,
                 ProblemErrorKind::Io(
-                    if looks_like_path {
-                        "no such file"
-                    } else {
-                        "no such file, and not a problem"
-                    }
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        if looks_like_path {
+                            "no such file"
+                        } else {
+                            "no such file, and not a problem"
+                        },
+                    )
                     .into(),
                 ),
             ))),

@@ -135,7 +135,9 @@ use crate::legality::IllegalMove;
 use crate::moves::Move;
 use crate::position::{Position, SfenError};
 use std::fmt;
+use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The formats read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -307,8 +309,9 @@ pub(crate) fn legal_prefix(pos: &Position, moves: &[Move]) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ProblemErrorKind {
-    /// The file could not be read.
-    Io(String),
+    /// The file could not be read: the operating system's error, kept whole (its
+    /// [`kind`](IoError::kind) tells a missing file from one that cannot be read).
+    Io(IoError),
     /// The input holds no problem.
     NoProblem,
     /// A bad SFEN (or a position built from a diagram that is not legal).
@@ -492,7 +495,54 @@ impl fmt::Display for ProblemError {
     }
 }
 
-impl std::error::Error for ProblemError {}
+impl std::error::Error for ProblemError {
+    /// The operating system's error for [`ProblemErrorKind::Io`]; the SFEN error for
+    /// [`ProblemErrorKind::Sfen`].
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &*self.kind {
+            ProblemErrorKind::Io(e) => Some(e.get_ref()),
+            ProblemErrorKind::Sfen(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// An I/O error as a [`ProblemError`] keeps it: the [`io::Error`] itself, shared so that the
+/// error stays `Clone`. Two are equal when their kind and message are.
+#[derive(Clone, Debug)]
+pub struct IoError(Arc<io::Error>);
+
+impl IoError {
+    /// What kind of failure: [`io::ErrorKind::NotFound`] for a missing file, and so on.
+    pub fn kind(&self) -> io::ErrorKind {
+        self.0.kind()
+    }
+
+    /// The operating system's error.
+    pub fn get_ref(&self) -> &io::Error {
+        &self.0
+    }
+}
+
+impl From<io::Error> for IoError {
+    fn from(e: io::Error) -> IoError {
+        IoError(Arc::new(e))
+    }
+}
+
+impl PartialEq for IoError {
+    fn eq(&self, other: &IoError) -> bool {
+        self.kind() == other.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for IoError {}
+
+impl fmt::Display for IoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// Decodes a file's bytes: UTF-8 (a byte-order mark is dropped) when they are UTF-8, else
 /// Shift-JIS (cp932). Never fails: bytes that do not decode become U+FFFD, which the readers
@@ -582,7 +632,7 @@ pub fn read_file(path: impl AsRef<Path>) -> Vec<Result<Problem, ProblemError>> {
                 return vec![Err(ProblemError::new(
                     "<stdin>",
                     0,
-                    ProblemErrorKind::Io(e.to_string()),
+                    ProblemErrorKind::Io(IoError::from(e)),
                 ))];
             }
         }
@@ -593,7 +643,7 @@ pub fn read_file(path: impl AsRef<Path>) -> Vec<Result<Problem, ProblemError>> {
                 return vec![Err(ProblemError::new(
                     &name,
                     0,
-                    ProblemErrorKind::Io(e.to_string()),
+                    ProblemErrorKind::Io(IoError::from(e)),
                 ))];
             }
         }

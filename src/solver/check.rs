@@ -195,7 +195,7 @@ pub struct Flaw {
     pub kind: FlawKind,
     /// The 1-based ply of the line where it occurs: the ply whose move the alternative in
     /// [`Flaw::moves`] replaces; for 駒余り the last ply; for a position without mate, 1.
-    pub ply: usize,
+    pub ply: u32,
     /// The alternative move first, then, where one was walked, its line to the mate (for an
     /// invalid intended line: the offending move). Empty for 駒余り and for no mate at all.
     pub moves: Vec<Move>,
@@ -215,7 +215,7 @@ pub struct Flaw {
     /// line's own order is the line checked from [`Flaw::ply`] to here. `None` for the other
     /// kinds, and where no order was found within a small search (the flaw itself is still
     /// decided by the searches that classify it).
-    pub rejoin_ply: Option<usize>,
+    pub rejoin_ply: Option<u32>,
     /// Whether this flaw counts as fatal in this check: [`FlawKind::is_fatal_with`] under
     /// [`SolverConfig::strict_check`].
     pub fatal: bool,
@@ -230,7 +230,7 @@ impl Flaw {
     fn new(kind: FlawKind, ply: usize, detail: String) -> Flaw {
         Flaw {
             kind,
-            ply,
+            ply: ply as u32,
             moves: Vec::new(),
             length: None,
             length_exact: false,
@@ -305,7 +305,7 @@ impl Question {
 #[non_exhaustive]
 pub struct Undecided {
     /// The 1-based ply of the line concerned.
-    pub ply: usize,
+    pub ply: u32,
     /// The alternative move in question, if any.
     pub mv: Option<Move>,
     /// Which question.
@@ -511,7 +511,7 @@ pub(crate) fn run(
             Some((ply, mv, false)) => {
                 // Not settled: the line is still checked, and the verdict stays undecided.
                 undecided.push(Undecided {
-                    ply,
+                    ply: ply as u32,
                     mv: Some(mv),
                     kind: Question::FutileInterposition,
                     question: "is this interposition of the intended line futile (無駄合)?".into(),
@@ -522,7 +522,7 @@ pub(crate) fn run(
             Some((ply, mv, true)) => {
                 flaws.push(Flaw {
                     kind: FlawKind::InvalidIntendedLine,
-                    ply,
+                    ply: ply as u32,
                     moves: vec![mv],
                     length: None,
                     length_exact: false,
@@ -690,7 +690,7 @@ impl Checker<'_, '_> {
                     "the rest of this ply and the plies after it were not examined"
                 };
                 self.undecided.push(Undecided {
-                    ply,
+                    ply: ply as u32,
                     mv: None,
                     kind: Question::NotExamined,
                     question: question.into(),
@@ -752,7 +752,7 @@ impl Checker<'_, '_> {
     fn undecided(&mut self, ply: usize, mv: Option<Move>, kind: Question, question: String) {
         let reason = self.search.aborted().unwrap_or(StopReason::QuestionLimit);
         self.undecided.push(Undecided {
-            ply,
+            ply: ply as u32,
             mv,
             kind,
             question,
@@ -971,7 +971,7 @@ impl Checker<'_, '_> {
                 };
                 self.push_alternative(kind, k, moves, len, exact, rest);
                 if let Some(f) = self.flaws.last_mut() {
-                    f.rejoin_ply = rejoin;
+                    f.rejoin_ply = rejoin.map(|r| r as u32);
                     let n = walk.moves.len();
                     f.detail = match rejoin {
                         Some(j) => {

@@ -29,7 +29,7 @@ pub struct SolverConfig {
     progress_interval: Duration,
     max_depth: u32,
     shortest_node_limit: Option<u64>,
-    alternatives: bool,
+    defences: bool,
     max_mate_length: Option<u32>,
     shortcuts: bool,
     question_node_limit: Option<u64>,
@@ -69,7 +69,7 @@ impl SolverConfig {
     /// The defaults: a [`DEFAULT_HASH_MIB`](Self::DEFAULT_HASH_MIB) table, no node or time
     /// limit, progress every [`DEFAULT_PROGRESS_INTERVAL`](Self::DEFAULT_PROGRESS_INTERVAL),
     /// depth up to [`DEFAULT_MAX_DEPTH`](Self::DEFAULT_MAX_DEPTH) plies, the automatic
-    /// allowances, the line tightening on, no alternatives, mates of any length.
+    /// allowances, the line tightening on, defender replies not recorded, mates of any length.
     pub fn new() -> SolverConfig {
         SolverConfig {
             hash_kib: Self::DEFAULT_HASH_MIB * 1024,
@@ -78,7 +78,7 @@ impl SolverConfig {
             progress_interval: Self::DEFAULT_PROGRESS_INTERVAL,
             max_depth: Self::DEFAULT_MAX_DEPTH,
             shortest_node_limit: None,
-            alternatives: false,
+            defences: false,
             max_mate_length: None,
             shortcuts: true,
             question_node_limit: None,
@@ -188,8 +188,8 @@ impl SolverConfig {
 
     /// Record, for each defender ply of the main line, every reply with its mate length
     /// ([`MateLine::defences`](super::MateLine::defences)); off by default.
-    pub fn alternatives(mut self, on: bool) -> SolverConfig {
-        self.alternatives = on;
+    pub fn defences(mut self, on: bool) -> SolverConfig {
+        self.defences = on;
         self
     }
 
@@ -310,9 +310,9 @@ impl SolverConfig {
         self.shortcuts
     }
 
-    /// Whether the defender plies' replies are recorded ([`SolverConfig::alternatives`]).
-    pub fn get_alternatives(&self) -> bool {
-        self.alternatives
+    /// Whether the defender plies' replies are recorded ([`SolverConfig::defences`]).
+    pub fn get_defences(&self) -> bool {
+        self.defences
     }
 
     /// The longest mate looked for ([`SolverConfig::max_mate_length`]).

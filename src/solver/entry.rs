@@ -164,7 +164,7 @@ impl Solver {
             pos,
             Plies::limit(config.get_max_mate_length()),
             config.get_shortest_node_limit(),
-            config.get_alternatives(),
+            config.get_defences(),
             config.get_shortcuts(),
         );
         Solution {

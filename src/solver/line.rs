@@ -3,7 +3,7 @@
 //! left out, 駒余り compared near the end.
 
 use super::futile;
-use super::outcome::{Alternative, DefenderChoice, WalkedLine};
+use super::outcome::{DefenderChoice, DefenderReply, WalkedLine};
 use super::plies::{EXHAUSTIVE_PLIES, Plies};
 use super::search::{NodeKind, Search, Within};
 use crate::bitboard::Bitboard;
@@ -14,7 +14,7 @@ use crate::types::Square;
 
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
-/// Most positions the line walk may visit (alternatives compared for the 駒余り rule included).
+/// Most positions the line walk may visit (replies compared for the 駒余り rule included).
 const MAX_WALK: u64 = 2_000_000;
 /// Nodes each decision of the line walk may search ("is this position mated within so many
 /// plies?") before it is left undecided: when the length is proven minimal, and otherwise
@@ -38,7 +38,7 @@ struct Sub {
     /// The moves, last first.
     rev: Vec<Move>,
     /// The defender plies' choices, last first (ply numbers filled in at the end).
-    choices: Vec<(usize, Vec<Alternative>)>,
+    choices: Vec<(usize, Vec<DefenderReply>)>,
     /// The attacker's hand at the end.
     hand: Hand,
 }
@@ -75,7 +75,7 @@ pub(crate) struct LineWalk<'s, 'a> {
     /// line then has exactly its budget as mate length.
     tight: bool,
     /// Whether to record the replies at defender plies.
-    alternatives: bool,
+    defences: bool,
     /// Whether equally long choices are compared near the end of the line (the 駒余り rules);
     /// off for the quick walks of the line tightening, which only need a line that fits.
     compare: bool,
@@ -109,11 +109,11 @@ pub(crate) fn extract_line(
     path: &[u64],
     budget: u16,
     minimal: bool,
-    alternatives: bool,
+    defences: bool,
     allowance: u64,
 ) -> Option<WalkedLine> {
     let until = search.nodes().saturating_add(allowance);
-    LineWalk::new(search, minimal, alternatives, true, until).run(root, path, budget)
+    LineWalk::new(search, minimal, defences, true, until).run(root, path, budget)
 }
 
 /// [`extract_line`] that, where no counted reply's line lasts the budget but a futile
@@ -127,11 +127,11 @@ pub(crate) fn extract_line_showing_futile(
     path: &[u64],
     budget: u16,
     minimal: bool,
-    alternatives: bool,
+    defences: bool,
     allowance: u64,
 ) -> Option<WalkedLine> {
     let until = search.nodes().saturating_add(allowance);
-    let mut walk = LineWalk::new(search, minimal, alternatives, true, until);
+    let mut walk = LineWalk::new(search, minimal, defences, true, until);
     walk.futile_longest = true;
     walk.run(root, path, budget)
 }
@@ -153,14 +153,14 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     fn new(
         search: &'s mut Search<'a>,
         tight: bool,
-        alternatives: bool,
+        defences: bool,
         compare: bool,
         until: u64,
     ) -> LineWalk<'s, 'a> {
         LineWalk {
             search,
             tight,
-            alternatives,
+            defences,
             compare,
             exact: true,
             steps: 0,
@@ -205,7 +205,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             .into_iter()
             .rev()
             .map(|(from_end, replies)| DefenderChoice {
-                ply: n - from_end + 1,
+                ply: (n - from_end + 1) as u32,
                 replies,
             })
             .collect();
@@ -434,20 +434,20 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             }
             None => self.walk_futile_shown(pos, &js, distant, b, keys)?,
         };
-        if self.alternatives {
+        if self.defences {
             let from_end = sub.rev.len() + 1;
             let single = open == 1 && self.tight;
             let replies = js
                 .iter()
                 .enumerate()
                 .map(|(i, j)| match j.short {
-                    Some((len, by_capture)) => Alternative {
+                    Some((len, by_capture)) => DefenderReply {
                         mv: j.mv,
                         length: len as u32,
                         exact: false,
                         futile: by_capture,
                     },
-                    None => Alternative {
+                    None => DefenderReply {
                         mv: j.mv,
                         length: if i == chosen {
                             sub.rev.len() as u32 + 1
@@ -650,7 +650,7 @@ mod tests {
     use crate::solver::tt::Table;
 
     /// The 古典3手詰 of the README: ▲５二角成 △同　銀左 ▲４二銀打, mate in 3. After a proof,
-    /// the walk at the proven length gives exactly that line, exact, and with alternatives
+    /// the walk at the proven length gives exactly that line, exact, and with its replies recorded
     /// every defender reply listed.
     #[test]
     fn walks_the_known_main_line_of_a_mate_in_three() {

@@ -133,8 +133,8 @@
 //!   move-generation order, not on what the table happened to hold, so the line is the same for
 //!   every table size and every run (tested with 1, 4 and 64 MiB and a reused solver). Otherwise (long problems, where proving minimality is out of reach) the line is
 //!   still a verified mate with the best length found, and the flags say what was not shown;
-//! - with [`SolverConfig::alternatives`], every defender ply of the line lists all replies with
-//!   their mate lengths ([`DefenderChoice`], [`Alternative`]);
+//! - with [`SolverConfig::defences`], every defender ply of the line lists all replies with
+//!   their mate lengths ([`DefenderChoice`], [`DefenderReply`]);
 //! - [`SolverConfig::max_mate_length`] restricts a search to mates of at most N plies (`NoMate`
 //!   then means none that short), which is how the tests check a minimal length independently.
 //!
@@ -372,8 +372,8 @@ pub use config::SolverConfig;
 pub use entry::Solver;
 pub use futile::is_mate_with_futile_interpositions;
 pub use outcome::{
-    Alternative, DefenderChoice, MateLine, Outcome, Progress, Solution, Stats, StopHandle,
-    StopReason, UnverifiedLine,
+    DefenderChoice, DefenderReply, LineCut, MateLine, MateStatus, Outcome, Progress, Solution,
+    Stats, StopHandle, StopReason, UnverifiedLine,
 };
 pub use tt::AllocError;
 pub use verify::{LineError, verify_mate};

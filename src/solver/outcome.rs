@@ -166,7 +166,7 @@ pub struct MateLine {
     exact: bool,
     defences: Vec<DefenderChoice>,
     /// The limit that ran out before the line could be made the main line, if one did.
-    cut_by: Option<&'static str>,
+    cut_by: Option<LineCut>,
 }
 
 impl MateLine {
@@ -186,8 +186,8 @@ impl MateLine {
     /// Plies of the line shown. Equal to [`MateLine::length`] when [`MateLine::is_main_line`]
     /// (two plies more for each futile interposition the line has to show); shorter when it
     /// is not, and then not a mate length.
-    pub fn line_len(&self) -> usize {
-        self.moves.len()
+    pub fn line_len(&self) -> u32 {
+        self.moves.len() as u32
     }
 
     /// Whether the line's defender plays a longest defence within [`MateLine::length`]: the
@@ -223,23 +223,16 @@ impl MateLine {
     }
 
     /// For each defender ply of the line, the replies considered with their mate lengths
-    /// (only with [`SolverConfig::alternatives`](crate::SolverConfig::alternatives); empty in the rare case where a limit ran out
+    /// (only with [`SolverConfig::defences`](crate::SolverConfig::defences); empty in the rare case where a limit ran out
     /// while the mate was being shortened and a line walked before is reported, see
     /// [`SolverConfig::shortcuts`](crate::SolverConfig::shortcuts)).
     pub fn defences(&self) -> &[DefenderChoice] {
         &self.defences
     }
 
-    /// The mate's status in one sentence, as the programs print it: `mate in 11` (proven
-    /// shortest, the line shown the main line); `mate in 11 (not proven shortest)` (a limit
-    /// ran out before a shorter mate was ruled out); `mate in at most 21; line shown: 17
-    /// plies, defence not the longest (time limit)` (a limit ran out before the line could be
-    /// made as long as the length, and the sentence names it: the time limit, the node
-    /// limit, the shortest-mate allowance, or a stop; the line is a mate against one defence
-    /// only; "at most" only when the length is not proven shortest either); and, when the
-    /// main line shows futile interpositions it does not count, how long the line shown is.
-    /// In the rare case where no limit ran out and the line walk still could not make the
-    /// line as long as the length, the sentence says that instead of a limit.
+    /// The mate's status: the length, whether it is proven shortest, and how the line shown
+    /// relates to it. Its [`Display`](fmt::Display) is the one sentence the programs print
+    /// (see [`MateStatus`]).
     ///
     /// ```
     /// use tsume::{Outcome, Position, Solver, SolverConfig};
@@ -248,34 +241,21 @@ impl MateLine {
     /// else {
     ///     panic!("a mate in one")
     /// };
-    /// assert_eq!(line.status(), "mate in 1");
+    /// assert_eq!(line.status().to_string(), "mate in 1");
+    /// assert!(line.status().shortest_proven && line.status().cut_by.is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn status(&self) -> String {
-        let n = self.length;
-        let lead = match (self.shortest_proven, self.main) {
-            (true, _) => format!("mate in {n}"),
-            (false, true) => format!("mate in {n} (not proven shortest)"),
-            (false, false) => format!("mate in at most {n}"),
-        };
-        let shown = self.moves.len();
-        if !self.main {
-            let why = if shown < n as usize {
-                "defence not the longest"
+    pub fn status(&self) -> MateStatus {
+        MateStatus {
+            length: self.length,
+            shortest_proven: self.shortest_proven,
+            main_line: self.main,
+            line_len: self.moves.len() as u32,
+            cut_by: if self.main {
+                None
             } else {
-                "attacker's moves not the shortest"
-            };
-            let cause = self
-                .cut_by
-                .unwrap_or("no limit ran out: the line walk could not make it longer");
-            format!("{lead}; line shown: {shown} plies, {why} ({cause})")
-        } else if shown > n as usize {
-            format!(
-                "{lead}; line shown: {shown} plies, with futile interpositions and their \
-                 captures, which are not counted"
-            )
-        } else {
-            lead
+                Some(self.cut_by.unwrap_or(LineCut::WalkFellShort))
+            },
         }
     }
 
@@ -286,7 +266,7 @@ impl MateLine {
         w: WalkedLine,
         bound: u16,
         minimal: bool,
-        cut_by: Option<&'static str>,
+        cut_by: Option<LineCut>,
     ) -> MateLine {
         let line_len = w.moves.len();
         let main = w.budget == bound && line_len >= bound as usize;
@@ -300,6 +280,112 @@ impl MateLine {
             defences: w.choices,
             cut_by,
         }
+    }
+}
+
+/// A mate's status in one value: the proven length, whether it is proven shortest, and how
+/// the line shown relates to it ([`MateLine::status`]).
+///
+/// Its [`Display`](fmt::Display) is the sentence the programs print, the USI engine sends as
+/// `info string` and the JSON carries as `status`:
+///
+/// - `mate in 11`: proven shortest, and the line shown is the main line;
+/// - `mate in 11 (not proven shortest)`: a limit ran out before a shorter mate was ruled out;
+///   the line shown is the main line at that length;
+/// - `mate in at most 21; line shown: 17 plies, defence not the longest (time limit)`: a limit
+///   ran out before the line could be made as long as the length; the line is a mate against
+///   one defence only, and the sentence names the limit ([`LineCut`]). "At most" only when the
+///   length is not proven shortest either;
+/// - `mate in 9; line shown: 11 plies, with futile interpositions and their captures, which
+///   are not counted`: the main line shows futile interpositions it does not count.
+///
+/// ```
+/// use tsume::solver::{LineCut, MateStatus};
+/// let cut = MateStatus {
+///     length: 21,
+///     shortest_proven: false,
+///     main_line: false,
+///     line_len: 17,
+///     cut_by: Some(LineCut::TimeLimit),
+/// };
+/// assert_eq!(
+///     cut.to_string(),
+///     "mate in at most 21; line shown: 17 plies, defence not the longest (time limit)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateStatus {
+    /// The mate length a proof shows ([`MateLine::length`]).
+    pub length: u32,
+    /// Whether no shorter mate exists ([`MateLine::shortest_proven`]).
+    pub shortest_proven: bool,
+    /// Whether the line shown is the main line ([`MateLine::is_main_line`]).
+    pub main_line: bool,
+    /// Plies of the line shown ([`MateLine::line_len`]).
+    pub line_len: u32,
+    /// Why the line shown is not the main line: `Some` exactly when `main_line` is false.
+    pub cut_by: Option<LineCut>,
+}
+
+impl fmt::Display for MateStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.length;
+        match (self.shortest_proven, self.main_line) {
+            (true, _) => write!(f, "mate in {n}")?,
+            (false, true) => write!(f, "mate in {n} (not proven shortest)")?,
+            (false, false) => write!(f, "mate in at most {n}")?,
+        }
+        let shown = self.line_len;
+        if !self.main_line {
+            let why = if shown < n {
+                "defence not the longest"
+            } else {
+                "attacker's moves not the shortest"
+            };
+            let cause = self.cut_by.unwrap_or(LineCut::WalkFellShort);
+            write!(f, "; line shown: {shown} plies, {why} ({cause})")
+        } else if shown > n {
+            write!(
+                f,
+                "; line shown: {shown} plies, with futile interpositions and their captures, \
+                 which are not counted"
+            )
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// What kept the line shown from being the main line ([`MateStatus::cut_by`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LineCut {
+    /// The time limit ([`SolverConfig::time_limit`](crate::SolverConfig::time_limit)) ran out.
+    TimeLimit,
+    /// The node limit ([`SolverConfig::node_limit`](crate::SolverConfig::node_limit)) ran out.
+    NodeLimit,
+    /// [`StopHandle::stop`] was called.
+    Stopped,
+    /// The allowance after the first proof
+    /// ([`SolverConfig::shortest_node_limit`](crate::SolverConfig::shortest_node_limit)) ran out.
+    ShortestAllowance,
+    /// Another limit ran out.
+    OtherLimit,
+    /// No limit ran out, and the line walk still could not make the line as long as the
+    /// length. Rare; the line is a verified mate all the same.
+    WalkFellShort,
+}
+
+impl fmt::Display for LineCut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LineCut::TimeLimit => "time limit",
+            LineCut::NodeLimit => "node limit",
+            LineCut::Stopped => "stopped",
+            LineCut::ShortestAllowance => "shortest-mate allowance",
+            LineCut::OtherLimit => "a limit ran out",
+            LineCut::WalkFellShort => "no limit ran out: the line walk could not make it longer",
+        })
     }
 }
 
@@ -355,7 +441,7 @@ pub struct Solution {
 /// How the line walk judged one defender reply at a defender ply of the main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Alternative {
+pub struct DefenderReply {
     /// The reply.
     pub mv: Move,
     /// Plies from this reply (included) to the mate, futile interpositions not counted: the
@@ -373,9 +459,9 @@ pub struct Alternative {
 #[non_exhaustive]
 pub struct DefenderChoice {
     /// 1-based ply of the defender's move in the line.
-    pub ply: usize,
+    pub ply: u32,
     /// Every legal reply there, the one played included, in move-generation order.
-    pub replies: Vec<Alternative>,
+    pub replies: Vec<DefenderReply>,
 }
 
 /// A walked line.

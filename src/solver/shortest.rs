@@ -4,7 +4,7 @@
 
 use super::config::SolverConfig;
 use super::line;
-use super::outcome::{MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
+use super::outcome::{LineCut, MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
 use super::plies::{BOTTOM_UP_PLIES, Plies};
 use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
@@ -72,7 +72,7 @@ pub(crate) fn outcome(
     pos: &Position,
     max_length: Plies,
     shortest_nodes: Option<u64>,
-    alternatives: bool,
+    defences: bool,
     shortcuts: bool,
 ) -> Outcome {
     let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
@@ -85,7 +85,7 @@ pub(crate) fn outcome(
             pos,
             v.len.plies(),
             shortest_nodes,
-            alternatives,
+            defences,
             shortcuts,
         )
     } else if search.depth_limited() {
@@ -112,7 +112,7 @@ pub(crate) fn main_line(
     pos: &Position,
     len: u16,
     shortest_nodes: Option<u64>,
-    alternatives: bool,
+    defences: bool,
     shortcuts: bool,
 ) -> Outcome {
     let start = search.nodes();
@@ -151,8 +151,8 @@ pub(crate) fn main_line(
     if shortest_nodes.is_none() {
         left = left.min((start / WALK_PART).max(MIN_WALK_NODES));
     }
-    let mut walked = line::extract_line(search, pos, &[], bound, minimal, alternatives, left)
-        .or_else(|| {
+    let mut walked =
+        line::extract_line(search, pos, &[], bound, minimal, defences, left).or_else(|| {
             line::quick_line(search, pos, &[], bound)
                 .or(short.line)
                 .or(first)
@@ -180,7 +180,7 @@ pub(crate) fn main_line(
                 bound = l;
                 search.mark_shorter_mate(bound);
                 let left = confirm_at.saturating_sub(search.nodes());
-                match line::extract_line(search, pos, &[], bound, minimal, alternatives, left) {
+                match line::extract_line(search, pos, &[], bound, minimal, defences, left) {
                     Some(again) => walked = Some(again),
                     None => break,
                 }
@@ -201,19 +201,19 @@ pub(crate) fn main_line(
             break;
         }
         walk_nodes = walk_nodes.saturating_mul(2);
-        match line::extract_line(search, pos, &[], bound, minimal, alternatives, walk_nodes) {
+        match line::extract_line(search, pos, &[], bound, minimal, defences, walk_nodes) {
             Some(again) => walked = Some(again),
             None => break,
         }
     }
     // Which limit, if any, cut the walk short (named in the status sentence).
     let cut_by = match search.aborted() {
-        Some(StopReason::TimeLimit) => Some("time limit"),
-        Some(StopReason::NodeLimit) => Some("node limit"),
-        Some(StopReason::Stopped) => Some("stopped"),
-        Some(_) => Some("a limit ran out"),
+        Some(StopReason::TimeLimit) => Some(LineCut::TimeLimit),
+        Some(StopReason::NodeLimit) => Some(LineCut::NodeLimit),
+        Some(StopReason::Stopped) => Some(LineCut::Stopped),
+        Some(_) => Some(LineCut::OtherLimit),
         None if shortest_nodes.is_some() && search.nodes() >= confirm_at => {
-            Some("shortest-mate allowance")
+            Some(LineCut::ShortestAllowance)
         }
         None => None,
     };
@@ -229,7 +229,7 @@ pub(crate) fn main_line(
                 &[],
                 bound,
                 minimal,
-                alternatives,
+                defences,
                 walk_nodes,
             ) {
                 if again.budget == bound && again.moves.len() >= bound as usize {

@@ -506,7 +506,7 @@ pub fn hand_after(root: &Position, moves: &[Move]) -> Hand {
     p.hand(attacker)
 }
 
-/// Checks the defender's choices recorded with `SolverConfig::alternatives` for a mating line
+/// Checks the defender's choices recorded with `SolverConfig::defences` for a mating line
 /// from `root`: one choice per defender ply, listing every legal reply once; the reply played
 /// is not flagged futile and its length is what is left of the line; no reply is longer;
 /// `hand_left` is the attacker's hand after the line. For lines of at most `brute_plies`
@@ -515,12 +515,12 @@ pub fn hand_after(root: &Position, moves: &[Move]) -> Hand {
 /// capture position is mated within its length. Returns the failures.
 pub fn check_defences(root: &Position, line: &MateLine, brute_plies: usize) -> Vec<String> {
     let mut failures = Vec::new();
-    let n = line.line_len();
+    let n = line.line_len() as usize;
     if line.hand_left() != hand_after(root, line.moves()) {
         failures.push(format!("hand_left {:?}", line.hand_left()));
     }
-    let plies: Vec<usize> = line.defences().iter().map(|d| d.ply).collect();
-    let expected: Vec<usize> = (2..n).step_by(2).collect();
+    let plies: Vec<u32> = line.defences().iter().map(|d| d.ply).collect();
+    let expected: Vec<u32> = (2..n as u32).step_by(2).collect();
     if plies != expected {
         failures.push(format!(
             "DefenderChoice::ply: {plies:?}, expected the 1-based plies of the defender's \
