@@ -5,7 +5,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use tsume::{Outcome, Position, Solver, SolverConfig};
+use tsume::Position;
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 fn suite(text: &str) -> Vec<Position> {
     tsume::problem::read_str(text, "suite")

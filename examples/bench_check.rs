@@ -13,12 +13,14 @@
 //! `problems/antma.sfen` solved, then checked, in order on one solver with a
 //! [`SUITE_HASH_MIB`] table and default settings otherwise (as `check_unique --hash-mb 256`
 //! does), with the totals: time, nodes (repeatable, unlike the times on a shared machine) and
-//! the verdicts; then each problem checked again with `SolverConfig::first_flaw` (the quick
+//! the verdicts; then each problem checked again with `CheckConfig::first_flaw` (the quick
 //! verdict, `check_unique --first-flaw`), with its totals and how many verdicts agree.
 
 use clap::Parser;
 use std::time::Duration;
-use tsume::{Outcome, Position, Solver, SolverConfig, Verdict};
+use tsume::Position;
+use tsume::check::{CheckConfig, Verdict};
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -57,8 +59,8 @@ fn suite(file: &str) {
         solve_time += sol.stats.elapsed;
         solve_nodes += sol.stats.nodes;
     }
-    let full = check_all(&problems, config.clone());
-    let quick = check_all(&problems, config.first_flaw(true));
+    let full = check_all(&problems, config.clone(), &CheckConfig::new());
+    let quick = check_all(&problems, config, &CheckConfig::new().first_flaw(true));
     let count = |v: Verdict| full.verdicts.iter().filter(|&&w| w == v).count();
     let (sound, unsound, undecided) = (
         count(Verdict::Sound),
@@ -91,7 +93,11 @@ struct Checked {
     verdicts: Vec<Verdict>,
 }
 
-fn check_all(problems: &[tsume::problem::Problem], config: SolverConfig) -> Checked {
+fn check_all(
+    problems: &[tsume::problem::Problem],
+    config: SolverConfig,
+    check: &CheckConfig,
+) -> Checked {
     let mut solver = Solver::new(config);
     let mut out = Checked {
         time: Duration::ZERO,
@@ -101,7 +107,7 @@ fn check_all(problems: &[tsume::problem::Problem], config: SolverConfig) -> Chec
     };
     for p in problems {
         let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
-        let report = solver.check(&p.position, intended);
+        let report = solver.check(&p.position, intended, check);
         out.time += report.stats.elapsed;
         out.nodes += report.stats.nodes;
         out.flaws += report.flaws.len();
@@ -184,8 +190,8 @@ fn problems(args: &Args) {
         let pos = Position::from_sfen(sfen).expect("a valid sfen");
         let config = SolverConfig::new()
             .hash_mib(args.hash_mb)
-            .shortest_node_limit(shortest)
-            .question_node_limit(Some(5_000_000));
+            .shortest_node_limit(shortest);
+        let check = CheckConfig::new().question_node_limit(Some(5_000_000));
         let (mut solve_times, mut check_times) = (Vec::new(), Vec::new());
         let (mut solve_nodes, mut check_nodes) = (0, 0);
         let (mut length, mut verdict) = (String::new(), String::new());
@@ -201,7 +207,7 @@ fn problems(args: &Args) {
                 Outcome::Mate(l) => l.length().to_string(),
                 other => format!("{other:?}"),
             };
-            let report = Solver::new(config.clone()).check(&pos, None);
+            let report = Solver::new(config.clone()).check(&pos, None, &check);
             check_times.push(report.stats.elapsed);
             check_nodes = report.stats.nodes;
             verdict = format!(

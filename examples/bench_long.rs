@@ -13,7 +13,7 @@ mod common;
 
 use clap::Parser;
 use std::time::Duration;
-use tsume::{Outcome, Solver, SolverConfig};
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 #[derive(Parser, Debug)]
 struct Args {

@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tsume::{Outcome, Solver, SolverConfig};
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 #[derive(Parser, Debug)]
 struct Args {

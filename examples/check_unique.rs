@@ -25,12 +25,11 @@ use common::Outputs;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
+use tsume::check::{CheckConfig, Flaw, FlawKind, Report, Verdict};
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind, Variation};
-use tsume::{
-    Flaw, FlawKind, MateLine, Move, Outcome, Position, Report, Solver, StopReason, Verdict,
-    japanese_line, japanese_move,
-};
+use tsume::solver::{MateLine, Outcome, Solver, StopReason};
+use tsume::{Move, Position, japanese_line, japanese_move};
 
 #[derive(Parser, Debug)]
 #[command(about = "Check tsume-shogi problems for a unique solution (余詰検討)")]
@@ -350,6 +349,7 @@ struct Done {
 
 fn check_one(
     args: &Args,
+    check: &CheckConfig,
     files: bool,
     solver: &mut Solver,
     p: &Problem,
@@ -358,7 +358,7 @@ fn check_one(
     let started = Instant::now();
     let pos = &p.position;
     let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
-    let report = solver.check(pos, intended);
+    let report = solver.check(pos, intended, check);
     let text = if args.json {
         to_line(&CheckRecord {
             sfen: pos.to_sfen(),
@@ -428,17 +428,18 @@ fn main() -> ExitCode {
         args.nodes,
         args.shortest_nodes,
         args.time,
-    )
-    .question_node_limit(args.question_nodes)
-    .strict_check(args.strict)
-    .check_variations(args.variations)
-    .first_flaw(args.first_flaw);
+    );
+    let check = CheckConfig::new()
+        .question_node_limit(args.question_nodes)
+        .strict(args.strict)
+        .variations(args.variations)
+        .first_flaw(args.first_flaw);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
     common::ensure_table(&config, jobs);
     let init = || common::new_solver(&config, search_progress, false, prefault);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
-        Ok(p) => check_one(&args, outputs.any(), solver, p),
+        Ok(p) => check_one(&args, &check, outputs.any(), solver, p),
         Err(e) => Err(e.clone()),
     };
     let mut bad_input = false;

@@ -20,7 +20,7 @@ mod common;
 use clap::Parser;
 use common::consistency::{Answer, Verdict, along_line, answer, contradictions};
 use std::time::Duration;
-use tsume::SolverConfig;
+use tsume::solver::SolverConfig;
 
 #[derive(Parser, Debug)]
 struct Args {

@@ -16,7 +16,8 @@
 //! are installed.
 
 use clap::Parser;
-use tsume::{Outcome, Position, Solver, SolverConfig};
+use tsume::Position;
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 #[derive(Parser, Debug)]
 struct Args {

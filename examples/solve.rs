@@ -63,7 +63,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use tsume::json::{ErrorRecord, SolveRecord, to_line};
 use tsume::problem::{Problem, ProblemError, ProblemErrorKind};
-use tsume::{Outcome, Position, Solution, Solver, board_diagram, japanese_line};
+use tsume::solver::{Outcome, Solution, Solver};
+use tsume::{Position, board_diagram, japanese_line};
 
 #[derive(Parser, Debug)]
 #[command(about = "Solve tsume-shogi problems (df-pn)")]

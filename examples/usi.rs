@@ -22,9 +22,9 @@
 //! |---|---|---|
 //! | `USI_Hash` | 256 | MiB for the whole engine: the table gets (USI_Hash − 16) × 16/17 MiB, the repetition table up to a sixteenth of that, and 16 MiB are kept for the program, the search stack and the line walk (see Memory below). Allocated, and its pages mapped, at `isready`; a size that cannot be had gives an `info string` (and `go mate` then answers `checkmate notimplemented`) |
 //! | `NodesLimit` | 0 | stop after about this many nodes (0: no limit); `checkmate timeout` then |
-//! | `ShortestNodes` | 0 | nodes allowed, after the first proof, for proving the length shortest and walking the line (`tsume::SolverConfig::shortest_node_limit`; 0: the library default, 10,000,000; the largest value: no limit; a `go mate` time limit that runs out during this work still gives the mate found) |
+//! | `ShortestNodes` | 0 | nodes allowed, after the first proof, for proving the length shortest and walking the line (`tsume::solver::SolverConfig::shortest_node_limit`; 0: the library default, 10,000,000; the largest value: no limit; a `go mate` time limit that runs out during this work still gives the mate found) |
 //! | `PvInterval` | 1000 | milliseconds between `info time .. nodes .. nps .. hashfull ..` lines during a search (0: none) |
-//! | `Shortcuts` | true | the line tightening (`tsume::SolverConfig::shortcuts`) |
+//! | `Shortcuts` | true | the line tightening (`tsume::solver::SolverConfig::shortcuts`) |
 //! | `MaxMateLength` | 0 | look only for mates of at most this many plies (0: any); `checkmate nomate` then means none that short |
 //! | `FillDefenderHand` | false | give the defender every piece not on the board or in the attacker's hand (残り駒全部), for a GUI board whose defender's hand was left empty |
 //!
@@ -49,7 +49,7 @@
 //!   first mate is announced as soon as it is proven, `info string first mate found: N plies (then
 //!   shorter ones and the main line)`, since the proof of its length can take several seconds (寿: under a second to
 //!   the first mate, about 12 s to the proven answer), and each shorter mate as it is proven,
-//!   `info string shorter mate found: N plies` (`tsume::Progress::shortest_mate`).
+//!   `info string shorter mate found: N plies` (`tsume::solver::Progress::shortest_mate`).
 //! - `go` in any other form (`btime`, `wtime`, `binc`, `winc`, `byoyomi`, `movetime`, `nodes`,
 //!   `infinite`, `ponder`): a mate search within `movetime`, or else a twentieth of the side's
 //!   clock plus the byoyomi and the increment, less a tenth for safety (no limit without a
@@ -105,10 +105,8 @@ use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
-use tsume::{
-    Color, MateLine, Move, Outcome, Position, STARTPOS_SFEN, Solution, Solver, SolverConfig,
-    StopHandle, StopReason,
-};
+use tsume::solver::{MateLine, Outcome, Solution, Solver, SolverConfig, StopHandle, StopReason};
+use tsume::{Color, Move, Position, STARTPOS_SFEN};
 
 /// What the engine's main loop waits for.
 enum Event {

@@ -39,8 +39,8 @@
 //! | `intended` | bool | whether that line is the intended one given with the problem |
 //! | `intended_moves` | array or null | the intended line as given |
 //! | `hand_left` | string | the attacker's hand at the end of the line checked |
-//! | `flaws` | array of objects | `kind` ([`crate::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `rejoin_ply`, `fatal` (as counted in this check: [`crate::SolverConfig::strict_check`]), `detail`: see [`Flaw`] |
-//! | `undecided` | array of objects | `ply`, `move` (or null), `kind` ([`crate::Question::name`]), `question`, `reason` |
+//! | `flaws` | array of objects | `kind` ([`crate::check::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `rejoin_ply`, `fatal` (as counted in this check: [`crate::check::CheckConfig::strict`]), `detail`: see [`Flaw`] |
+//! | `undecided` | array of objects | `ply`, `move` (or null), `kind` ([`crate::check::Question::name`]), `question`, `reason` |
 //! | `nodes`, `time_ms` | integers | counters over the whole check |
 //!
 //! ## A problem that could not be read: an [`ErrorRecord`]
@@ -50,7 +50,8 @@
 //! `nodes` = 0, `time_ms` = 0.
 //!
 //! ```
-//! use tsume::{Position, Solver, SolverConfig};
+//! use tsume::Position;
+//! use tsume::solver::{Solver, SolverConfig};
 //! let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
 //! let solution = Solver::new(SolverConfig::new().hash_mib(16)).solve(&pos);
 //! let v = serde_json::to_value(&solution).unwrap();
@@ -59,8 +60,10 @@
 //! assert_eq!(v["moves"][0], "9f5b+");
 //! ```
 
+use crate::check::{Flaw, Report, Undecided};
 use crate::problem::ProblemError;
-use crate::{Flaw, Hand, MateLine, Move, Outcome, Report, Solution, Stats, Undecided};
+use crate::solver::{MateLine, Outcome, Solution, Stats};
+use crate::{Hand, Move};
 use serde::{Serialize, Serializer};
 
 // The few places that read a MateLine's length and kind of line.

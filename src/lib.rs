@@ -20,14 +20,10 @@ pub use moves::{Move, MoveList, ParseMoveError};
 pub use perft::{perft, perft_divide};
 pub use position::{Position, STARTPOS_SFEN, SfenError};
 pub use types::{Color, Piece, PieceKind, Square};
-pub mod solver;
-pub use solver::{
-    AllocError, DefenderChoice, DefenderReply, Flaw, FlawKind, LineError, MateLine, Outcome,
-    Progress, Question, Report, Solution, Solver, SolverConfig, Stats, StopHandle, StopReason,
-    Undecided, UnverifiedLine, Verdict, is_mate_with_futile_interpositions, verify_mate,
-};
+pub mod check;
 #[cfg(feature = "serde")]
 pub mod json;
 mod notation;
 pub mod problem;
+pub mod solver;
 pub use notation::{board_diagram, japanese_line, japanese_move};

@@ -66,7 +66,7 @@
 //!   problem; otherwise the reply after which the mate is longest.
 //! - **Among equally long defences, the one that leaves the attacker the fewest pieces in hand
 //!   at the end** (駒余り, *koma-amari*, pieces left over): the defender makes the attacker use
-//!   up its pieces. [`MateLine::hand_left`](crate::MateLine::hand_left) is that hand. (The
+//!   up its pieces. [`MateLine::hand_left`](crate::solver::MateLine::hand_left) is that hand. (The
 //!   attacker, among equally short mates near the end, likewise takes one that leaves the
 //!   fewest pieces, so that a sound problem's line uses up its pieces.)
 //! - **Futile interpositions are neither counted nor shown**: the line goes on as if the
@@ -75,13 +75,13 @@
 //!
 //! How the solver walks this line, and when it can say that the line is exactly the main
 //! line, is told on the [crate's front page](crate#solving) ("The main line"; see
-//! [`MateLine::exact`](crate::MateLine::exact) and
-//! [`MateLine::is_main_line`](crate::MateLine::is_main_line)).
+//! [`MateLine::exact`](crate::solver::MateLine::exact) and
+//! [`MateLine::is_main_line`](crate::solver::MateLine::is_main_line)).
 //!
 //! # Futile interpositions (無駄合, *mudaai*)
 //!
 //! The definition the solver, the checker and
-//! [`is_mate_with_futile_interpositions`](crate::is_mate_with_futile_interpositions) implement:
+//! [`is_mate_with_futile_interpositions`](crate::solver::is_mate_with_futile_interpositions) implement:
 //!
 //! - An **interposition** (合駒, *aigoma*) is a defender reply onto a square strictly between
 //!   the king and a single checker that gives check from a distance: a lance, bishop, rook,
@@ -106,7 +106,7 @@
 //!   移動合: at once); it is then not shown. A line may end in a position where the defender
 //!   still has replies if every one of them is a futile interposition whose capture position
 //!   ends a line in this same sense;
-//!   [`is_mate_with_futile_interpositions`](crate::is_mate_with_futile_interpositions) decides
+//!   [`is_mate_with_futile_interpositions`](crate::solver::is_mate_with_futile_interpositions) decides
 //!   exactly that, with the rules core alone. This covers a **chain of 移動合**: after a distant
 //!   check, the defender moves piece after piece onto the line, the checker takes each, and
 //!   the last capture position is mate; every capture position of the chain then ends the line,
@@ -166,7 +166,7 @@
 //! - **The one case the rule cannot show without counting**: when a futile interposition is the
 //!   only longest defence (it lures the checker to a worse square), the line shows it and its
 //!   capture, its length counts them, and the line is not marked
-//!   [exact](crate::MateLine::exact).
+//!   [exact](crate::solver::MateLine::exact).
 //!
 //! A rook from afar, with every drop between futile: 5i1i checks along file 1. White's king
 //! on 1a cannot move and no White piece on the board reaches the file, so every reply is a
@@ -175,7 +175,8 @@
 //! for more than eleven plies; not counted, this is a mate in 1:
 //!
 //! ```
-//! use tsume::{Move, Outcome, Position, Solver, SolverConfig, is_mate_with_futile_interpositions};
+//! use tsume::{Move, Position};
+//! use tsume::solver::{Outcome, Solver, SolverConfig, is_mate_with_futile_interpositions};
 //! let pos = Position::from_sfen("7lk/7p1/9/7N1/9/9/9/9/4R4 b r2b4g4s3n3l17p 1")?;
 //!
 //! let mut after = pos.clone();
@@ -196,15 +197,15 @@
 //!
 //! # The length is a proven bound
 //!
-//! The mate length a solution reports ([`MateLine::length`](crate::MateLine::length), `length`
+//! The mate length a solution reports ([`MateLine::length`](crate::solver::MateLine::length), `length`
 //! in JSON, "mate in N" in the programs' output) is always one that a proof in the search
 //! shows: against every defence, the attacker mates in at most N plies, futile interpositions
 //! not counted. It is the first proof's length or a shorter one proven since; the line shown
-//! never sets it. [`MateLine::shortest_proven`](crate::MateLine::shortest_proven) says whether
+//! never sets it. [`MateLine::shortest_proven`](crate::solver::MateLine::shortest_proven) says whether
 //! N is also minimal (no mate in N - 2).
 //!
-//! The line shown ([`MateLine::moves`](crate::MateLine::moves)) is always a verified mate
-//! ([`verify_mate`](crate::verify_mate)). [`MateLine::is_main_line`](crate::MateLine::is_main_line)
+//! The line shown ([`MateLine::moves`](crate::solver::MateLine::moves)) is always a verified mate
+//! ([`verify_mate`](crate::solver::verify_mate)). [`MateLine::is_main_line`](crate::solver::MateLine::is_main_line)
 //! says whether its defender plays a longest defence within N; the line then has N plies, or
 //! more only where it must show a futile interposition and its capture (the case above). When
 //! the solver could not show the line at N within its limits, it says so and names the limit
@@ -215,23 +216,23 @@
 //! # Flaws the checker reports
 //!
 //! A problem is **sound** when its main line ends in mate with the attacker's hand empty and no
-//! other attacker move along it also forces mate. [`Solver::check`](crate::Solver::check)
+//! other attacker move along it also forces mate. [`Solver::check`](crate::solver::Solver::check)
 //! reports every way a problem falls short of that, each with the ply, the moves and, where
-//! known, the length ([`Flaw`](crate::Flaw), [`FlawKind`](crate::FlawKind)):
+//! known, the length ([`Flaw`](crate::check::Flaw), [`FlawKind`](crate::check::FlawKind)):
 //!
 //! | kind | term | fatal | reported when |
 //! |---|---|---|---|
 //! | `no_mate` | 不詰 (*fuzumi*) | yes | the position has no mate; or, with an intended line, a defender reply after which there is none |
 //! | `invalid_intended_line` | 不詰 | yes | the intended line has an illegal move, an attacker move that does not check, a futile interposition (which a tsume line leaves out), or does not end in mate |
 //! | `alternative_mate` | 余詰 (*yozume*) | yes | at an attacker ply other than the last, another check also forces mate, of any length: without touching the line's later positions, or through them but joining the line sooner than the line does, or slower than the line |
-//! | `promotion_choice` | 成・不成の非限定 (*narifunari no higentei*) | no (a note; yes under [`SolverConfig::strict_check`](crate::SolverConfig::strict_check)) | the played move with the other promotion choice also mates, only through positions of the line (same board, same hands, same side to move) reached no later than the line reaches them |
+//! | `promotion_choice` | 成・不成の非限定 (*narifunari no higentei*) | no (a note; yes under [`CheckConfig::strict`](crate::check::CheckConfig::strict)) | the played move with the other promotion choice also mates, only through positions of the line (same board, same hands, same side to move) reached no later than the line reaches them |
 //! | `transposition` | 手順前後 (*tejun zengo*) | no (a note; yes under strict) | another check also mates, only through positions of the line reached at the line's own ply, as quickly as the line: a flaw, not a second solution |
 //! | `alternative_final_move` | 最終手余詰 (*saishūte yozume*) | no (a note) | another move also mates at the last ply |
 //! | `pieces_left_over` | 駒余り (*koma-amari*) | yes | the attacker ends the line with pieces in hand |
 //! | `equal_length_variation` | 変同 (*hendō*) | no (a note) | at a defender ply, another reply leads to a mate as long, with no pieces left over |
 //! | `longer_variation` | 変長 (*henchō*) | yes | at a defender ply of the intended line, another reply lasts longer |
 //! | `shorter_mate` | 早詰 (*hayazume*) | yes | at an attacker ply of the intended line, a shorter mate exists (the first ply of a run) |
-//! | `variation_alternative_mate` | 変化別詰 (*henka betsuzume*) | no (a note) | only with [`SolverConfig::check_variations`](crate::SolverConfig::check_variations): in a side variation mated no later than the line, another check mates as quickly at its first attacker ply |
+//! | `variation_alternative_mate` | 変化別詰 (*henka betsuzume*) | no (a note) | only with [`CheckConfig::variations`](crate::check::CheckConfig::variations): in a side variation mated no later than the line, another check mates as quickly at its first attacker ply |
 //!
 //! How each is decided:
 //!
@@ -256,10 +257,10 @@
 //! - **With an intended line (早詰)**: each attacker ply also asks whether there is a mate two
 //!   plies shorter than the rest of the intended line.
 //! - **Undecided is never sound.** Each question has a node allowance
-//!   ([`SolverConfig::question_node_limit`](crate::SolverConfig::question_node_limit)), and the
+//!   ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)), and the
 //!   solver's limits bound the whole check. A question that runs out is listed in
-//!   [`Report::undecided`](crate::Report::undecided), and the verdict is then
-//!   [`Verdict::Undecided`](crate::Verdict::Undecided) unless a fatal flaw was found anyway.
+//!   [`Report::undecided`](crate::check::Report::undecided), and the verdict is then
+//!   [`Verdict::Undecided`](crate::check::Verdict::Undecided) unless a fatal flaw was found anyway.
 //!   Without an intended line, a main line whose length is not proven shortest, whose defences
 //!   were not all decided, or that is not shown at its proven length, is an undecided question
 //!   too; so is a defence found to last longer than the solver's own line (that would make the

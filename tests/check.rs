@@ -7,21 +7,23 @@
 mod common;
 
 use common::{Brute, check_line, hand_after};
-use tsume::{
-    Flaw, FlawKind, Move, Position, Question, Report, Solver, SolverConfig, StopReason, Verdict,
-    is_mate_with_futile_interpositions,
-};
+use tsume::check::{CheckConfig, Flaw, FlawKind, Question, Report, Verdict};
+use tsume::solver::{Solver, SolverConfig, StopReason, is_mate_with_futile_interpositions};
+use tsume::{Move, Position};
 
 /// The configuration the documented results were produced with (`check_unique --hash-mb 64
 /// --question-nodes 300000`); flawed.sfen uses a larger question share.
-fn solver(question_nodes: u64) -> Solver {
-    Solver::new(config(question_nodes))
+fn solver() -> Solver {
+    Solver::new(config())
 }
 
-fn config(question_nodes: u64) -> SolverConfig {
-    SolverConfig::new()
-        .hash_mib(64)
-        .question_node_limit(Some(question_nodes))
+fn config() -> SolverConfig {
+    SolverConfig::new().hash_mib(64)
+}
+
+/// A check with `question_nodes` for each question.
+fn questions(question_nodes: u64) -> CheckConfig {
+    CheckConfig::new().question_node_limit(Some(question_nodes))
 }
 
 /// The position after `moves` from `root`, if they are legal.
@@ -299,12 +301,8 @@ fn flawed_problems_report_exactly_their_flaws() {
             expectation(&comment).unwrap_or_else(|| panic!("flawed.sfen:{n}: no `expect:`"));
         let strict = options.contains(&"strict");
         let variations = options.contains(&"variations");
-        let mut solver = Solver::new(
-            config(1_000_000)
-                .strict_check(strict)
-                .check_variations(variations),
-        );
-        let report = solver.check(&pos, intended.as_deref());
+        let check = questions(1_000_000).strict(strict).variations(variations);
+        let report = solver().check(&pos, intended.as_deref(), &check);
         let place = format!("flawed.sfen:{n}");
         let mut got: Vec<String> = report.flaws.iter().map(|f| token(f, true)).collect();
         // An expectation without a move matches a flaw's `kind@ply` alone.
@@ -352,7 +350,8 @@ fn flawed_problems_report_exactly_their_flaws() {
 
 /// Checks the problems of `file` that document a `check:` result.
 fn documented(file: &str, question_nodes: u64) -> Vec<String> {
-    let mut solver = solver(question_nodes);
+    let mut solver = solver();
+    let check = questions(question_nodes);
     let mut bad = Vec::new();
     let mut count = 0;
     for (n, pos, intended, comment) in problems(file) {
@@ -360,7 +359,7 @@ fn documented(file: &str, question_nodes: u64) -> Vec<String> {
             continue;
         };
         count += 1;
-        let report = solver.check(&pos, intended.as_deref());
+        let report = solver.check(&pos, intended.as_deref(), &check);
         let place = format!("{file}:{n}");
         let mut got: Vec<String> = report.flaws.iter().map(|f| token(f, false)).collect();
         got.sort();
@@ -410,10 +409,11 @@ const MOG_MATE13: &str = "5n1k1/5p3/5s1p1/8N/7P1/9/9/9/9 b R2Br4g3s2n4l15p 1";
 #[test]
 fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
     let pos = Position::from_sfen(CLASSIC).unwrap();
-    let mut solver = solver(300_000);
-    let plain = solver.check(&pos, None);
+    let mut solver = solver();
+    let check = questions(300_000);
+    let plain = solver.check(&pos, None, &check);
     let line = plain.main_line.as_ref().expect("a mate").moves().to_vec();
-    let with = solver.check(&pos, Some(&line));
+    let with = solver.check(&pos, Some(&line), &check);
     assert_eq!(plain.verdict, Verdict::Sound);
     assert!(with.checked_intended && !plain.checked_intended);
     assert_eq!(plain.flaws, with.flaws);
@@ -426,17 +426,17 @@ fn the_intended_line_when_it_is_the_main_line_changes_nothing() {
 #[test]
 fn questions_cut_short_are_undecided_never_sound() {
     let pos = Position::from_sfen(MOG_MATE9).unwrap();
-    let full = solver(300_000).check(&pos, None);
+    let full = solver().check(&pos, None, &questions(300_000));
     assert_eq!(full.verdict, Verdict::Sound, "{:?}", full.undecided);
     // Too few nodes per question: some alternative cannot be refuted.
-    let report = solver(50).check(&pos, None);
+    let report = solver().check(&pos, None, &questions(50));
     assert_eq!(report.verdict, Verdict::Undecided);
     assert_eq!(report.sound(), None);
     assert!(!report.undecided.is_empty());
     assert!(report.flaws.iter().all(|f| !f.kind.is_fatal()));
     // A node limit on the whole check: the solution itself may be out of reach.
     let mut tiny = Solver::new(SolverConfig::new().hash_mib(16).node_limit(Some(2_000)));
-    let report = tiny.check(&pos, None);
+    let report = tiny.check(&pos, None, &CheckConfig::new());
     assert_eq!(report.verdict, Verdict::Undecided);
     assert!(!report.undecided.is_empty());
 }
@@ -445,9 +445,9 @@ fn questions_cut_short_are_undecided_never_sound() {
 fn a_promotion_choice_that_transposes_into_the_line_is_a_note_unless_strict() {
     // Karolina, ply 7: 5a3a+ is played; 5a3a (no promotion) is captured the same way and the
     // same position follows at the same ply: 成・不成の非限定, not a second solution (it was
-    // reported as 余詰 by the letter of the rules, which `strict_check` keeps as the count).
+    // reported as 余詰 by the letter of the rules, which `CheckConfig::strict` keeps as the count).
     let pos = Position::from_sfen(KAROLINA).unwrap();
-    let report = solver(300_000).check(&pos, None);
+    let report = solver().check(&pos, None, &questions(300_000));
     let line = &report.line;
     assert_eq!(line[6].to_string(), "5a3a+");
     let mut p = before(&pos, line, 7);
@@ -466,7 +466,7 @@ fn a_promotion_choice_that_transposes_into_the_line_is_a_note_unless_strict() {
     assert!(!f.fatal);
     assert_eq!(report.verdict, Verdict::Sound);
 
-    let strict = Solver::new(config(300_000).strict_check(true)).check(&pos, None);
+    let strict = solver().check(&pos, None, &questions(300_000).strict(true));
     assert_eq!(strict.verdict, Verdict::Unsound);
     assert_eq!(strict.flaws.len(), 1);
     assert!(strict.flaws[0].fatal && strict.fatal_flaws().count() == 1);
@@ -481,7 +481,7 @@ fn other_drop_squares_that_reach_the_line_at_the_same_ply_are_transpositions() {
     // (which knows no line) agrees on 5 plies for both.
     let pos =
         Position::from_sfen("9/9/3S5/3p1p3/4kb3/3P2s2/4P4/4N4/9 b RNrb3g2s2n4l14p 1").unwrap();
-    let report = solver(1_000_000).check(&pos, None);
+    let report = solver().check(&pos, None, &questions(1_000_000));
     let mut brute = Brute::new(true, 3_000_000);
     for usi in ["R*5b", "R*5c"] {
         let f = report
@@ -501,14 +501,14 @@ fn other_drop_squares_that_reach_the_line_at_the_same_ply_are_transpositions() {
 #[test]
 fn variations_are_searched_for_second_mates_only_when_asked() {
     let pos = Position::from_sfen(MOG_MATE13).unwrap();
-    let plain = solver(1_000_000).check(&pos, None);
+    let plain = solver().check(&pos, None, &questions(1_000_000));
     assert!(
         plain
             .flaws
             .iter()
             .all(|f| f.kind != FlawKind::VariationAlternativeMate)
     );
-    let with = Solver::new(config(1_000_000).check_variations(true)).check(&pos, None);
+    let with = solver().check(&pos, None, &questions(1_000_000).variations(true));
     let notes: Vec<&Flaw> = with
         .flaws
         .iter()
@@ -526,7 +526,7 @@ fn variations_are_searched_for_second_mates_only_when_asked() {
 }
 
 /// Checks every problem of `file` with a documented `check:` result (or, for flawed.sfen,
-/// an `expect:`) under [`SolverConfig::first_flaw`]: the verdict is the documented one, every
+/// an `expect:`) under `CheckConfig::first_flaw`: the verdict is the documented one, every
 /// flaw reported is one of the documented flaws, and a check that stopped early says so.
 fn first_flaw_agrees(file: &str, question_nodes: u64) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
@@ -542,8 +542,8 @@ fn first_flaw_agrees(file: &str, question_nodes: u64) -> (Vec<String>, usize) {
         } else {
             continue;
         };
-        let mut solver = Solver::new(config(question_nodes).first_flaw(true));
-        let report = solver.check(&pos, intended.as_deref());
+        let check = questions(question_nodes).first_flaw(true);
+        let report = solver().check(&pos, intended.as_deref(), &check);
         let place = format!("{file}:{n} (first_flaw)");
         let fatal_wanted = want.iter().any(|w| {
             let kind = w.split('@').next().unwrap_or("");
@@ -641,8 +641,8 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     // An unsound problem stops at its first fatal flaw and says where.
     let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G").unwrap();
-    let full = solver(300_000).check(&pos, None);
-    let quick = Solver::new(config(300_000).first_flaw(true)).check(&pos, None);
+    let full = solver().check(&pos, None, &questions(300_000));
+    let quick = solver().check(&pos, None, &questions(300_000).first_flaw(true));
     assert_eq!(full.verdict, Verdict::Unsound);
     assert_eq!(quick.verdict, Verdict::Unsound);
     assert!(quick.fatal_flaws().count() >= 1);
@@ -656,9 +656,9 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     assert!(!first_flaw(&full));
     // Strict: a promotion choice (Karolina's 非限定 at ply 7) is fatal, and the walk stops there.
     let pos = Position::from_sfen(KAROLINA).unwrap();
-    let strict = config(1_000_000).strict_check(true);
-    let full = Solver::new(strict.clone()).check(&pos, None);
-    let quick = Solver::new(strict.first_flaw(true)).check(&pos, None);
+    let strict = questions(1_000_000).strict(true);
+    let full = solver().check(&pos, None, &strict);
+    let quick = solver().check(&pos, None, &strict.first_flaw(true));
     assert_eq!(full.verdict, Verdict::Unsound);
     assert_eq!(quick.verdict, Verdict::Unsound);
     let tokens = |r: &Report| r.flaws.iter().map(|f| token(f, true)).collect::<Vec<_>>();
@@ -670,8 +670,8 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     );
     // A sound problem is checked in full: the same report.
     let pos = Position::from_sfen(MOG_MATE9).unwrap();
-    let full = solver(300_000).check(&pos, None);
-    let quick = Solver::new(config(300_000).first_flaw(true)).check(&pos, None);
+    let full = solver().check(&pos, None, &questions(300_000));
+    let quick = solver().check(&pos, None, &questions(300_000).first_flaw(true));
     assert_eq!(quick.verdict, Verdict::Sound);
     assert_eq!(quick.flaws, full.flaws);
     assert!(quick.undecided.is_empty());
@@ -690,9 +690,9 @@ fn first_flaw_keeps_every_verdict_and_reports_only_real_flaws() {
     let mut cut_checks = 0;
     for part in 2..8 {
         let limit = total * part / 8;
-        let cut =
-            Solver::new(config(300_000).first_flaw(true).node_limit(Some(limit))).check(&pos, None);
-        let plain = Solver::new(config(300_000).node_limit(Some(limit))).check(&pos, None);
+        let limited = || Solver::new(config().node_limit(Some(limit)));
+        let cut = limited().check(&pos, None, &questions(300_000).first_flaw(true));
+        let plain = limited().check(&pos, None, &questions(300_000));
         let (at, plain_at) = (stop_ply(&cut), stop_ply(&plain));
         assert!(at.len() <= 1, "limit {limit}: {:?}", cut.undecided);
         if !cut.undecided.is_empty() {
@@ -715,8 +715,8 @@ fn a_detour_back_to_the_line_after_extra_moves_is_not_a_second_solution() {
     // R*6b; R*7b mates as well, but only by bringing the rook back to the line's squares,
     // later than the line does: a detour (迂回手順), not 余詰.
     let pos = Position::from_sfen("+B8/6k2/9/9/9/3G3+B1/9/9/9 b R 1").unwrap();
-    let mut solver = solver(1_000_000);
-    let report = solver.check(&pos, None);
+    let mut solver = solver();
+    let report = solver.check(&pos, None, &questions(1_000_000));
     assert_eq!(report.line[0].to_string(), "R*6b");
     let detour = Move::from_usi("R*7b").unwrap();
     assert!(
@@ -736,7 +736,10 @@ fn a_detour_back_to_the_line_after_extra_moves_is_not_a_second_solution() {
         let mut p = after.clone();
         p.play(reply).unwrap();
         let sol = Solver::new(SolverConfig::new().hash_mib(16)).solve(&p);
-        assert!(matches!(sol.outcome, tsume::Outcome::Mate(_)), "{reply}");
+        assert!(
+            matches!(sol.outcome, tsume::solver::Outcome::Mate(_)),
+            "{reply}"
+        );
         any = true;
     }
     assert!(any);

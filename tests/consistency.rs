@@ -13,7 +13,8 @@ mod consistency;
 use consistency::{Answer, Verdict, along_line, answer, contradictions};
 use proptest::prelude::*;
 use std::time::Duration;
-use tsume::{Position, SolverConfig, problem};
+use tsume::solver::SolverConfig;
+use tsume::{Position, problem};
 
 /// The problems of a suite file, in order.
 fn suite(file: &str) -> Vec<(String, Position)> {

@@ -22,10 +22,10 @@ use common::{
     Brute, capture_position, check_defences, check_line, distant_check, ends_line, flip_sfen,
     hand_after, is_interposition, main_lines, usi,
 };
-use tsume::{
-    MateLine, Move, Outcome, Position, Solver, SolverConfig, is_mate_with_futile_interpositions,
-    verify_mate,
+use tsume::solver::{
+    MateLine, Outcome, Solver, SolverConfig, is_mate_with_futile_interpositions, verify_mate,
 };
+use tsume::{Move, Position};
 
 /// A hand-made problem and its answer.
 struct Problem {

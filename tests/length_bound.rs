@@ -14,7 +14,8 @@ mod common;
 
 use common::{check_line, usi};
 use std::collections::HashMap;
-use tsume::{MateLine, Outcome, Position, Solver, SolverConfig, verify_mate};
+use tsume::Position;
+use tsume::solver::{MateLine, Outcome, Solver, SolverConfig, verify_mate};
 
 /// 二上 金剛篇 (a), from problems/long.sfen: a mate in 11 (shtsume and KomoringHeights agree,
 /// and the solver proves it with `--shortest-nodes 30000000`). With default settings the

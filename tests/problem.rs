@@ -5,11 +5,13 @@
 //! mutated or truncated input (Shift-JIS included).
 
 use proptest::prelude::*;
+use tsume::check::{CheckConfig, Verdict};
 use tsume::problem::{
     Encoding, Format, Problem, ProblemErrorKind, decode, read_bytes, read_file, read_str,
     to_shift_jis, write_csa, write_kif,
 };
-use tsume::{Color, Move, Outcome, PieceKind, Position, Solver, SolverConfig, Verdict};
+use tsume::solver::{Outcome, Solver, SolverConfig};
+use tsume::{Color, Move, PieceKind, Position};
 
 fn path(rel: &str) -> String {
     format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
@@ -152,11 +154,8 @@ fn problem_files_of_each_format_give_their_expected_answers() {
             &[(3, Verdict::Unsound), (3, Verdict::Sound)],
         ),
     ];
-    let mut solver = Solver::new(
-        SolverConfig::new()
-            .hash_mib(32)
-            .question_node_limit(Some(300_000)),
-    );
+    let mut solver = Solver::new(SolverConfig::new().hash_mib(32));
+    let check = CheckConfig::new().question_node_limit(Some(300_000));
     for (file, format, expected) in cases {
         let all = read_file(path(file));
         assert_eq!(all.len(), expected.len(), "{file}");
@@ -174,7 +173,7 @@ fn problem_files_of_each_format_give_their_expected_answers() {
                 assert_eq!(p.moves.len(), length, "{}: intended line", p.origin);
             }
             let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
-            let report = solver.check(&p.position, intended);
+            let report = solver.check(&p.position, intended, &check);
             assert_eq!(report.verdict, verdict, "{}: {:?}", p.origin, report.flaws);
         }
     }
@@ -536,7 +535,7 @@ fn json_records_have_the_documented_keys() {
             "time_ms"
         ]
     );
-    let report = solver.check(&p.position, Some(&p.moves));
+    let report = solver.check(&p.position, Some(&p.moves), &CheckConfig::new());
     let rec = CheckRecord {
         sfen: p.position.to_sfen(),
         file: &p.origin.file,

@@ -12,7 +12,8 @@
 mod common;
 
 use common::{Brute, check_line};
-use tsume::{Outcome, Position, Solver, SolverConfig};
+use tsume::Position;
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 struct Problem {
     line: usize,

@@ -39,7 +39,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tsume::{Color, Move, Outcome, Position, Solver, SolverConfig, StopReason, verify_mate};
+use tsume::solver::{Outcome, Solver, SolverConfig, StopReason, verify_mate};
+use tsume::{Color, Move, Position};
 
 // =============================================================================================
 // Problem files
@@ -256,7 +257,7 @@ fn verdict(outcome: &Outcome) -> String {
 
 /// Judges a solver outcome against the stated verdict of a problem: a stated length must be
 /// the length found, and every mating line must pass both line checkers. With `exact`, a mate
-/// must also be proven shortest and its line exact ([`tsume::MateLine::exact`]).
+/// must also be proven shortest and its line exact ([`tsume::solver::MateLine::exact`]).
 fn judge_with(p: &Problem, pos: &Position, outcome: &Outcome, exact: bool) -> Result<(), String> {
     match (outcome, p.expected) {
         (Outcome::Unknown(r), _) => Err(format!("no verdict: {r}")),

@@ -7,7 +7,8 @@ mod common;
 
 use common::{Brute, usi};
 use std::time::Duration;
-use tsume::{Outcome, Position, Solver, SolverConfig, StopReason};
+use tsume::Position;
+use tsume::solver::{Outcome, Solver, SolverConfig, StopReason};
 
 /// 寿 (図巧 No. 100): a mate of 611 plies that takes the solver a few hundred thousand nodes.
 const KOTOBUKI: &str =
@@ -40,7 +41,9 @@ fn small_table_still_solves() {
     let mut solver = Solver::new(SolverConfig::new().hash_mib(1).node_limit(Some(20_000_000)));
     // It needs about 0.37 M nodes there; 20 M leaves a wide margin.
     match solver.solve(&kotobuki()).outcome {
-        Outcome::Mate(line) => assert!(tsume::verify_mate(&kotobuki(), line.moves()).is_ok()),
+        Outcome::Mate(line) => {
+            assert!(tsume::solver::verify_mate(&kotobuki(), line.moves()).is_ok())
+        }
         other => panic!("expected a mate, got {other:?}"),
     }
 }
@@ -159,7 +162,7 @@ fn the_walk_finds_the_main_line_past_a_lasting_futile_interposition() {
                     "{sfen}"
                 );
                 assert!(line.is_main_line(), "{sfen}");
-                tsume::verify_mate(&pos, line.moves()).unwrap();
+                tsume::solver::verify_mate(&pos, line.moves()).unwrap();
             }
             other => panic!("{sfen}: expected a mate, got {other:?}"),
         }

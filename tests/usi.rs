@@ -18,7 +18,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
-use tsume::{Move, Position, verify_mate};
+use tsume::solver::verify_mate;
+use tsume::{Move, Position};
 
 /// The 3-ply problem of the README: ▲５二角成 △同　銀左 ▲４二銀打.
 const THREE: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";

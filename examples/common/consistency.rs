@@ -15,7 +15,8 @@
 #![allow(dead_code)]
 
 use std::fmt;
-use tsume::{Outcome, Position, Solver, SolverConfig};
+use tsume::Position;
+use tsume::solver::{Outcome, Solver, SolverConfig};
 
 /// What one setting answered.
 #[derive(Clone, Debug, PartialEq, Eq)]

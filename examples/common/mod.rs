@@ -31,8 +31,8 @@ pub fn solver_config(
     nodes: Option<u64>,
     shortest_nodes: Option<u64>,
     time: Option<f64>,
-) -> tsume::SolverConfig {
-    tsume::SolverConfig::new()
+) -> tsume::solver::SolverConfig {
+    tsume::solver::SolverConfig::new()
         .hash_mib((hash_mb / jobs).max(1))
         .node_limit(nodes)
         .shortest_node_limit(shortest_nodes)
@@ -71,8 +71,8 @@ impl Prefault {
 /// allocated (`--hash-mb` more than the machine gives), saying how much was asked for and,
 /// where the system says, how much memory is available. The table is tried once and freed:
 /// its pages are not touched, so the trial costs nothing.
-pub fn ensure_table(config: &tsume::SolverConfig, jobs: usize) {
-    if let Err(e) = tsume::Solver::try_new(config.clone()) {
+pub fn ensure_table(config: &tsume::solver::SolverConfig, jobs: usize) {
+    if let Err(e) = tsume::solver::Solver::try_new(config.clone()) {
         let available = available_mib()
             .map(|m| format!("; {m} MiB of memory is available"))
             .unwrap_or_default();
@@ -98,12 +98,12 @@ fn available_mib() -> Option<u64> {
 /// error once a second (with the root's proof numbers when `root_numbers`); with `prefault`,
 /// its table mapped now.
 pub fn new_solver(
-    config: &tsume::SolverConfig,
+    config: &tsume::solver::SolverConfig,
     progress: bool,
     root_numbers: bool,
     prefault: bool,
-) -> tsume::Solver {
-    let mut solver = tsume::Solver::new(config.clone());
+) -> tsume::solver::Solver {
+    let mut solver = tsume::solver::Solver::new(config.clone());
     if prefault {
         solver.prefault();
     }

@@ -12,7 +12,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use tsume::SolverConfig;
+/// use tsume::solver::SolverConfig;
 /// let config = SolverConfig::new()
 ///     .hash_mib(256)
 ///     .node_limit(Some(10_000_000))
@@ -32,10 +32,6 @@ pub struct SolverConfig {
     defences: bool,
     max_mate_length: Option<u32>,
     shortcuts: bool,
-    question_node_limit: Option<u64>,
-    strict_check: bool,
-    check_variations: bool,
-    first_flaw: bool,
 }
 
 impl Default for SolverConfig {
@@ -61,10 +57,6 @@ impl SolverConfig {
     /// turn. It does not grow with the first proof: a first proof much larger than this
     /// (Microcosmos, 19.2 M) has not had its length proven within many times as much.
     pub const DEFAULT_SHORTEST_NODES: u64 = 10_000_000;
-    /// The least automatic share of one checker question (when
-    /// [`SolverConfig::question_node_limit`] is `None` it is as many nodes as the solution
-    /// took, and at least this many).
-    pub const MIN_QUESTION_NODES: u64 = 1_000_000;
 
     /// The defaults: a [`DEFAULT_HASH_MIB`](Self::DEFAULT_HASH_MIB) table, no node or time
     /// limit, progress every [`DEFAULT_PROGRESS_INTERVAL`](Self::DEFAULT_PROGRESS_INTERVAL),
@@ -81,10 +73,6 @@ impl SolverConfig {
             defences: false,
             max_mate_length: None,
             shortcuts: true,
-            question_node_limit: None,
-            strict_check: false,
-            check_variations: false,
-            first_flaw: false,
         }
     }
 
@@ -111,7 +99,7 @@ impl SolverConfig {
     /// smaller than a MiB (tests that want entries replaced all the time, small devices).
     ///
     /// ```
-    /// use tsume::SolverConfig;
+    /// use tsume::solver::SolverConfig;
     /// let config = SolverConfig::new().hash_kib(256);
     /// assert_eq!(config.get_hash_kib(), 256);
     /// assert_eq!(config.get_hash_mib(), 0, "less than a MiB");
@@ -201,59 +189,6 @@ impl SolverConfig {
         self
     }
 
-    /// Nodes each question of the uniqueness checker ([`Solver::check`](super::Solver::check)) may search: one
-    /// alternative move, "does this check also mate?", "is this defence as long?". A question
-    /// that runs out is reported as undecided. `None` (the default): as many as the solution
-    /// took, and at least [`MIN_QUESTION_NODES`](Self::MIN_QUESTION_NODES).
-    pub fn question_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
-        self.question_node_limit = nodes;
-        self
-    }
-
-    /// Count the lenient kinds of the uniqueness checker, 成・不成の非限定
-    /// ([`FlawKind::PromotionChoice`](super::FlawKind::PromotionChoice)) and 手順前後
-    /// ([`FlawKind::Transposition`](super::FlawKind::Transposition)), as fatal, as the letter
-    /// of [the rules](crate::rules#flaws-the-checker-reports) does; off by default (they are
-    /// then notes, as most composers and magazine checkers judge them). Each
-    /// [`Flaw::fatal`](super::Flaw::fatal) says how it was counted.
-    pub fn strict_check(mut self, on: bool) -> SolverConfig {
-        self.strict_check = on;
-        self
-    }
-
-    /// Also look for 変化別詰 in the uniqueness checker: after each other defence that is
-    /// mated no later than the line, a second attacker move that mates as quickly
-    /// ([`FlawKind::VariationAlternativeMate`](super::FlawKind::VariationAlternativeMate), a
-    /// note). Off by default: it costs a search per check at the first attacker ply of every
-    /// side variation.
-    pub fn check_variations(mut self, on: bool) -> SolverConfig {
-        self.check_variations = on;
-        self
-    }
-
-    /// End the uniqueness checker's walk along the line at the first fatal flaw it finds
-    /// (a second solution, a shorter mate, pieces left over, ...;
-    /// [`Flaw::fatal`](super::Flaw::fatal)), for a quick verdict on a draft. Off by default.
-    ///
-    /// A first walk gives each question a sixteenth of its share, so that a second solution
-    /// that is cheap to find anywhere along the line ends the check before hard questions at
-    /// earlier plies spend their whole shares; only when it finds no fatal flaw does the walk
-    /// with the full shares follow, on the same tables. So a sound problem gets the full
-    /// check (its tables holding the quick walk's entries, which with small tables or shares
-    /// may settle a question differently). An unsound one is reported unsound with the flaws
-    /// found up to the stop (each one a flaw the full check reports too, by kind, ply and
-    /// move; a length found in the quick walk may be a bound, "at most N", where the full
-    /// check proves it exact) and a [`Question::NotExamined`](super::Question::NotExamined)
-    /// entry with [`StopReason::FirstFlaw`](super::StopReason::FirstFlaw) at the ply where the
-    /// walk stopped. The flaw is the first one found, not necessarily the one at the earliest
-    /// ply, and the quick walk's open questions are not listed. The whole check's node and
-    /// time limits count both walks: near those limits a check may come out undecided where
-    /// the full check alone would not.
-    pub fn first_flaw(mut self, on: bool) -> SolverConfig {
-        self.first_flaw = on;
-        self
-    }
-
     /// The search limits these settings give.
     pub(crate) fn limits<'a>(
         &self,
@@ -318,25 +253,5 @@ impl SolverConfig {
     /// The longest mate looked for ([`SolverConfig::max_mate_length`]).
     pub fn get_max_mate_length(&self) -> Option<u32> {
         self.max_mate_length
-    }
-
-    /// The share of one checker question ([`SolverConfig::question_node_limit`]).
-    pub fn get_question_node_limit(&self) -> Option<u64> {
-        self.question_node_limit
-    }
-
-    /// Whether the lenient flaw kinds count as fatal ([`SolverConfig::strict_check`]).
-    pub fn get_strict_check(&self) -> bool {
-        self.strict_check
-    }
-
-    /// Whether side variations are searched for 変化別詰 ([`SolverConfig::check_variations`]).
-    pub fn get_check_variations(&self) -> bool {
-        self.check_variations
-    }
-
-    /// Whether the checker stops at its first fatal flaw ([`SolverConfig::first_flaw`]).
-    pub fn get_first_flaw(&self) -> bool {
-        self.first_flaw
     }
 }

@@ -1,7 +1,6 @@
 //! [`Solver`]: the entry points, the search thread and the tables. (Not `solver.rs`: a
 //! module named like its parent is clippy's `module_inception`.)
 
-use super::check::{self, Report};
 use super::config::SolverConfig;
 use super::monitor::ProgressFn;
 use super::outcome::{Progress, Solution, StopHandle};
@@ -9,6 +8,7 @@ use super::plies::Plies;
 use super::search::Search;
 use super::shortest;
 use super::tt::{AllocError, Table};
+use crate::check::{self, CheckConfig, Report};
 use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
@@ -52,7 +52,7 @@ impl Solver {
     /// allocated (the request is larger than the system gives), instead of an abort.
     ///
     /// ```
-    /// use tsume::{Solver, SolverConfig};
+    /// use tsume::solver::{Solver, SolverConfig};
     /// assert!(Solver::try_new(SolverConfig::new().hash_mib(4)).is_ok());
     /// // Far more than any machine has: an error, not an abort.
     /// let err = Solver::try_new(SolverConfig::new().hash_mib(1 << 40)).unwrap_err();
@@ -94,11 +94,12 @@ impl Solver {
     /// the table holds is kept.
     ///
     /// ```
-    /// use tsume::{Position, Solver, SolverConfig};
+    /// use tsume::Position;
+    /// use tsume::solver::{Solver, SolverConfig};
     /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
     /// solver.prefault();
     /// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
-    /// assert!(matches!(solver.solve(&pos).outcome, tsume::Outcome::Mate(_)));
+    /// assert!(matches!(solver.solve(&pos).outcome, tsume::solver::Outcome::Mate(_)));
     /// ```
     pub fn prefault(&mut self) {
         self.table.prefault();
@@ -179,29 +180,38 @@ impl Solver {
     ///
     /// The node and time limits of the [`SolverConfig`](super::SolverConfig) apply to the
     /// whole check; each question (one alternative move) may search at most
-    /// [`SolverConfig::question_node_limit`](super::SolverConfig::question_node_limit)
+    /// [`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)
     /// nodes, after which it is reported as undecided. Searches share this solver's table; the
     /// searches for a second solution that must avoid the line use a second table of half the
     /// size, allocated on first use and kept for the next check.
     ///
     /// ```
-    /// use tsume::{FlawKind, Position, Solver, SolverConfig, Verdict};
+    /// use tsume::Position;
+    /// use tsume::check::{CheckConfig, FlawKind, Verdict};
+    /// use tsume::solver::{Solver, SolverConfig};
     /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
     /// // Mate in 1 by G*5b, but the attacker holds a second gold that is never used.
     /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G")?;
-    /// let report = solver.check(&pos, None);
+    /// let report = solver.check(&pos, None, &CheckConfig::new());
     /// assert_eq!(report.verdict, Verdict::Unsound);
     /// assert!(report.flaws.iter().any(|f| f.kind == FlawKind::PiecesLeftOver));
     /// # Ok::<(), tsume::SfenError>(())
     /// ```
-    pub fn check(&mut self, pos: &Position, intended: Option<&[Move]>) -> Report {
+    pub fn check(
+        &mut self,
+        pos: &Position,
+        intended: Option<&[Move]>,
+        config: &CheckConfig,
+    ) -> Report {
         let pos = pos.clone();
         let intended = intended.map(<[Move]>::to_vec);
+        let check_config = config.clone();
         self.on_search_thread(move |solver| {
             check::run(
                 &mut solver.table,
                 &mut solver.side,
                 &solver.config,
+                &check_config,
                 &solver.stop,
                 solver.progress.as_deref_mut(),
                 &pos,

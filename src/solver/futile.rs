@@ -29,7 +29,7 @@
 //!
 //! * **The saw rule** (repeated interpositions, 馬鋸 and 龍鋸): a drop whose Q (the piece
 //!   handed back) repeats a position of the line played so far (the search's path; the line
-//!   walk's and [`crate::verify_mate`]'s line) is worth nothing while the defender has a
+//!   walk's and [`crate::solver::verify_mate`]'s line) is worth nothing while the defender has a
 //!   reply that is not such a drop; when every reply is one, they count as real
 //!   interpositions. The attacker takes the piece and holds it, and the proof of Q (an
 //!   ancestor) mates the game's position too, with the defender a piece poorer each time it

@@ -12,7 +12,7 @@ use std::time::Duration;
 /// A handle that stops a running search from another thread.
 ///
 /// ```
-/// use tsume::{Solver, SolverConfig};
+/// use tsume::solver::{Solver, SolverConfig};
 /// let solver = Solver::new(SolverConfig::new().hash_mib(1));
 /// let stop = solver.stop_handle();
 /// std::thread::spawn(move || stop.stop());
@@ -27,7 +27,7 @@ impl StopHandle {
     }
 }
 
-/// A progress report, passed to the callback set with [`Solver::set_progress`](crate::Solver::set_progress).
+/// A progress report, passed to the callback set with [`Solver::set_progress`](crate::solver::Solver::set_progress).
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct Progress {
@@ -67,10 +67,10 @@ pub enum StopReason {
     /// A no-mate proof rested on lines cut at the maximum depth.
     DepthLimit,
     /// A question of the uniqueness checker used up its own share of nodes
-    /// ([`SolverConfig::question_node_limit`](crate::SolverConfig::question_node_limit)); the check as a whole went on.
+    /// ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)); the check as a whole went on.
     QuestionLimit,
     /// The uniqueness checker stopped at its first fatal flaw, as
-    /// [`SolverConfig::first_flaw`](crate::SolverConfig::first_flaw) asks.
+    /// [`CheckConfig::first_flaw`](crate::check::CheckConfig::first_flaw) asks.
     FirstFlaw,
     /// The mate was proven but no verified line could be built. This would be a bug in the
     /// solver; the verdict is withheld rather than reported unchecked.
@@ -81,7 +81,7 @@ pub enum StopReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnverifiedLine {
-    /// The line walked out of the proof failed [`verify_mate`](crate::verify_mate).
+    /// The line walked out of the proof failed [`verify_mate`](crate::solver::verify_mate).
     Rejected(LineError),
     /// No line could be walked out of the proof, and no limit had run out.
     NoLine,
@@ -146,7 +146,8 @@ impl fmt::Display for StopReason {
 /// and a line cannot be mixed up; only the solver makes a `MateLine`.
 ///
 /// ```
-/// use tsume::{Outcome, Position, Solver, SolverConfig};
+/// use tsume::Position;
+/// use tsume::solver::{Outcome, Solver, SolverConfig};
 /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
 /// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1")?;
 /// let Outcome::Mate(line) = solver.solve(&pos).outcome else { panic!("a mate") };
@@ -201,7 +202,7 @@ impl MateLine {
 
     /// Whether [`MateLine::length`] is proven to be the shortest mate: a search showed there
     /// is no mate two plies sooner. False when the limits ran out first (see
-    /// [`SolverConfig::shortest_node_limit`](crate::SolverConfig::shortest_node_limit)); the length is then an upper bound, and a
+    /// [`SolverConfig::shortest_node_limit`](crate::solver::SolverConfig::shortest_node_limit)); the length is then an upper bound, and a
     /// shorter mate may exist.
     pub fn shortest_proven(&self) -> bool {
         self.shortest_proven
@@ -223,9 +224,9 @@ impl MateLine {
     }
 
     /// For each defender ply of the line, the replies considered with their mate lengths
-    /// (only with [`SolverConfig::defences`](crate::SolverConfig::defences); empty in the rare case where a limit ran out
+    /// (only with [`SolverConfig::defences`](crate::solver::SolverConfig::defences); empty in the rare case where a limit ran out
     /// while the mate was being shortened and a line walked before is reported, see
-    /// [`SolverConfig::shortcuts`](crate::SolverConfig::shortcuts)).
+    /// [`SolverConfig::shortcuts`](crate::solver::SolverConfig::shortcuts)).
     pub fn defences(&self) -> &[DefenderChoice] {
         &self.defences
     }
@@ -235,7 +236,8 @@ impl MateLine {
     /// (see [`MateStatus`]).
     ///
     /// ```
-    /// use tsume::{Outcome, Position, Solver, SolverConfig};
+    /// use tsume::Position;
+    /// use tsume::solver::{Outcome, Solver, SolverConfig};
     /// let pos = Position::from_sfen("8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")?;
     /// let Outcome::Mate(line) = Solver::new(SolverConfig::new().hash_mib(1)).solve(&pos).outcome
     /// else {
@@ -360,14 +362,14 @@ impl fmt::Display for MateStatus {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LineCut {
-    /// The time limit ([`SolverConfig::time_limit`](crate::SolverConfig::time_limit)) ran out.
+    /// The time limit ([`SolverConfig::time_limit`](crate::solver::SolverConfig::time_limit)) ran out.
     TimeLimit,
-    /// The node limit ([`SolverConfig::node_limit`](crate::SolverConfig::node_limit)) ran out.
+    /// The node limit ([`SolverConfig::node_limit`](crate::solver::SolverConfig::node_limit)) ran out.
     NodeLimit,
     /// [`StopHandle::stop`] was called.
     Stopped,
     /// The allowance after the first proof
-    /// ([`SolverConfig::shortest_node_limit`](crate::SolverConfig::shortest_node_limit)) ran out.
+    /// ([`SolverConfig::shortest_node_limit`](crate::solver::SolverConfig::shortest_node_limit)) ran out.
     ShortestAllowance,
     /// Another limit ran out.
     OtherLimit,
@@ -428,7 +430,7 @@ impl Stats {
     }
 }
 
-/// The result of [`Solver::solve`](crate::Solver::solve).
+/// The result of [`Solver::solve`](crate::solver::Solver::solve).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Solution {

@@ -264,7 +264,7 @@ impl Table {
     /// Touches every page of the table now, keeping what it holds, so that a search does
     /// not take the page faults of a fresh table one by one (each page of a zeroed
     /// allocation is mapped at its first read and copied at its first write). See
-    /// [`Solver::prefault`](crate::Solver::prefault).
+    /// [`Solver::prefault`](crate::solver::Solver::prefault).
     pub fn prefault(&mut self) {
         // Huge pages first, where the system gives them: the table is read at random, and
         // with 4 KiB pages a look-up nearly always missed the TLB too (the prefetches were a

@@ -66,13 +66,14 @@ impl std::error::Error for LineError {}
 /// Checks that `moves` from `pos` is a mating line: every move legal, every attacker move (the
 /// odd plies) a check, an odd number of plies, and the final position checkmate, or a mate
 /// once futile interpositions are not counted (every reply is a futile interposition, see
-/// [`is_mate_with_futile_interpositions`](crate::is_mate_with_futile_interpositions)).
+/// [`is_mate_with_futile_interpositions`](crate::solver::is_mate_with_futile_interpositions)).
 ///
 /// This uses only the rules core, not the search, so a line that passes is a mate whatever the
 /// solver's table held.
 ///
 /// ```
-/// use tsume::{Move, Position, verify_mate};
+/// use tsume::{Move, Position};
+/// use tsume::solver::verify_mate;
 /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G")?;
 /// let line = [Move::from_usi("G*5b").unwrap()];
 /// assert!(verify_mate(&pos, &line).is_ok());

@@ -34,7 +34,8 @@
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
-use tsume::{Color, Hand, MateLine, Move, PieceKind, Position, Square};
+use tsume::solver::MateLine;
+use tsume::{Color, Hand, Move, PieceKind, Position, Square};
 
 /// The squares strictly between `a` and `b` when they share a rank, file or diagonal
 /// (stepping one square at a time), else none.

@@ -1,0 +1,148 @@
+use super::config::CheckConfig;
+use super::rejoin::*;
+use super::report::*;
+use super::run::*;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::solver::config::SolverConfig;
+use crate::solver::monitor::Limits;
+use crate::solver::plies::Plies;
+use crate::solver::search::Search;
+use crate::solver::tt::Table;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// From problems/flawed.sfen: the lance mates from afar at once (L*1i); the pawn dropped
+/// between (P*1e) is captured and the lance mates again, so the intended line's ply 2 is a
+/// futile interposition, found within a question's share.
+#[test]
+fn a_futile_interposition_in_an_intended_line_is_found() {
+    let pos = Position::from_sfen("8k/6G2/9/7N1/9/9/9/9/9 b L2r2b3g4s3n3l18p 1").unwrap();
+    let moves: Vec<Move> = ["L*1i", "P*1e", "1i1e"]
+        .iter()
+        .map(|m| Move::from_usi(m).unwrap())
+        .collect();
+    let mut table = Table::new(1);
+    table.new_search();
+    let mut s = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+    let found = futile_in_line(&mut s, &pos, &moves, 10_000);
+    assert_eq!(found, Some((2, moves[1], true)));
+}
+
+/// From problems/antma.sfen (tsume5-9): ▲R*5b and ▲R*5c reach the line's final position
+/// by another order (手順前後, as flawed.sfen expects), and every other mate after them
+/// does too, so a search that keeps clear of the line's positions finds none. The searches
+/// of the checks before them on the same side table store proofs for some hands; when
+/// those served larger hands too (superiority), ▲R*5c's search was led through the line's
+/// final position and came out a 余詰 in 5, ▲R*5b's in 7.
+#[test]
+fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
+    let pos =
+        Position::from_sfen("9/9/3S5/3p1p3/4kb3/3P2s2/4P4/4N4/9 b RNrb3g2s2n4l14p 1").unwrap();
+    let line: Vec<Move> = ["R*5a", "P*5d", "N*6g", "4e6g+", "5a5d+"]
+        .iter()
+        .map(|m| Move::from_usi(m).unwrap())
+        .collect();
+    let walk = Walk::new(&pos, &line);
+    let config = SolverConfig::new().hash_mib(2);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut table = Table::new(1);
+    table.new_search();
+    let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+    let mut side = None;
+    let mut checker = Checker {
+        search: &mut search,
+        side: &mut side,
+        cap: 100_000,
+        config: &config,
+        check: &CheckConfig::new(),
+        stop: &stop,
+        flaws: Vec::new(),
+        undecided: Vec::new(),
+        intended: true,
+        side_dirty: false,
+    };
+    let mut results = Vec::new();
+    for mv in ["5g5f", "6c5d+", "N*4g", "N*6g", "R*5b", "R*5c"] {
+        let mut c = pos.clone();
+        c.play_unchecked(Move::from_usi(mv).unwrap());
+        let r = checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited);
+        results.push((mv, matches!(r, Side::Mate(..))));
+    }
+    assert!(
+        results.iter().all(|&(_, mate)| !mate),
+        "no check mates clear of the line: {results:?}"
+    );
+}
+
+#[test]
+fn flaw_kinds_are_all_listed_with_distinct_names() {
+    // Each kind's place in `ALL`. A kind added to the enum makes this match fail to
+    // compile; given an arm here and not a place in `ALL`, the assertion below fails.
+    let place = |k: FlawKind| match k {
+        FlawKind::NoMate => 0,
+        FlawKind::InvalidIntendedLine => 1,
+        FlawKind::AlternativeMate => 2,
+        FlawKind::AlternativeFinalMove => 3,
+        FlawKind::PiecesLeftOver => 4,
+        FlawKind::EqualLengthVariation => 5,
+        FlawKind::LongerVariation => 6,
+        FlawKind::ShorterMate => 7,
+        FlawKind::PromotionChoice => 8,
+        FlawKind::Transposition => 9,
+        FlawKind::VariationAlternativeMate => 10,
+    };
+    let places: Vec<usize> = FlawKind::ALL.iter().map(|&k| place(k)).collect();
+    assert_eq!(places, (0..=10).collect::<Vec<_>>());
+    let mut names: Vec<&str> = FlawKind::ALL.iter().map(|k| k.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), FlawKind::ALL.len());
+}
+
+#[test]
+fn questions_are_all_listed_with_distinct_names() {
+    // Each question's place in `ALL`. A question added to the enum makes this match fail to
+    // compile; given an arm here and not a place in `ALL`, the assertion below fails.
+    let place = |q: Question| match q {
+        Question::Mate => 0,
+        Question::MainLineShortest => 1,
+        Question::MainLineDefences => 2,
+        Question::NotExamined => 3,
+        Question::ShorterMate => 4,
+        Question::AlternativeMate => 5,
+        Question::AlternativeAvoidingLine => 6,
+        Question::DefenceLength => 7,
+        Question::EqualLengthPieces => 8,
+        Question::LongerDefence => 9,
+        Question::FutileInterposition => 10,
+        Question::Transposition => 11,
+        Question::VariationAlternativeMate => 12,
+    };
+    let places: Vec<usize> = Question::ALL.iter().map(|&q| place(q)).collect();
+    assert_eq!(places, (0..=12).collect::<Vec<_>>());
+    let mut names: Vec<&str> = Question::ALL.iter().map(|q| q.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), Question::ALL.len());
+    assert!(
+        names
+            .iter()
+            .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    );
+}
+
+#[test]
+fn the_walk_holds_every_position_and_key_of_the_line() {
+    let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+    let moves = [
+        Move::from_usi("9f5b+").unwrap(),
+        Move::from_usi("4a5b").unwrap(),
+        Move::from_usi("S*4b").unwrap(),
+    ];
+    let w = Walk::new(&pos, &moves);
+    assert_eq!(w.positions.len(), 4);
+    assert_eq!(w.keys[0], pos.key());
+    assert!(w.positions[3].legal_moves().is_empty(), "the end is mate");
+    assert_eq!(w.keys[3], w.positions[3].key());
+}
