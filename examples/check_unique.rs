@@ -25,11 +25,11 @@ use common::Outputs;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
-use tsume::check::{CheckConfig, Flaw, FlawKind, Report, Verdict};
+use tsume::check::{CheckConfig, Report, Verdict};
 use tsume::json::{CheckRecord, ErrorRecord, to_line};
-use tsume::problem::{Problem, ProblemError, ProblemErrorKind, Variation};
-use tsume::solver::{MateLine, Outcome, Solver, StopReason};
-use tsume::{Move, Position, japanese_line, japanese_move};
+use tsume::problem::{Problem, ProblemError};
+use tsume::solver::{MateLine, Solver, StopReason};
+use tsume::{Move, Position, japanese_line};
 
 #[derive(Parser, Debug)]
 #[command(about = "Check tsume-shogi problems for a unique solution (余詰検討)")]
@@ -112,36 +112,6 @@ fn hand_text(report: &Report) -> String {
     }
 }
 
-/// A flaw's moves in Japanese notation, played from the position before its ply.
-fn flaw_kif(root: &Position, report: &Report, flaw: &Flaw) -> String {
-    if flaw.moves.is_empty() {
-        return String::new();
-    }
-    let line = match (&report.intended, flaw.kind) {
-        (Some(given), FlawKind::InvalidIntendedLine) => given,
-        _ => &report.line,
-    };
-    let mut before = root.clone();
-    for &mv in line.iter().take((flaw.ply as usize).saturating_sub(1)) {
-        if before.play(mv).is_err() {
-            return String::new();
-        }
-    }
-    let previous = flaw
-        .ply
-        .checked_sub(2)
-        .and_then(|i| line.get(i as usize))
-        .copied();
-    let mut p = before.clone();
-    if p.check_legality(flaw.moves[0]).is_err() {
-        return String::new();
-    }
-    let mut out = vec![japanese_move(&before, flaw.moves[0], previous)];
-    p.play_unchecked(flaw.moves[0]);
-    out.extend(japanese_line(&p, &flaw.moves[1..]));
-    out.join(" ")
-}
-
 fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> String {
     let mut out = String::new();
     macro_rules! say {
@@ -217,7 +187,7 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
         if !f.moves.is_empty() {
             what.push_str(&format!(
                 "; {} [{}]",
-                flaw_kif(pos, report, f),
+                report.flaw_in_japanese(pos, f),
                 usi(&f.moves)
             ));
         }
@@ -264,83 +234,6 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
     out
 }
 
-/// The problem as checked, for KIF / CSA: the line checked, and each flaw's alternative as a
-/// variation from the ply where it branches, with a comment naming the flaw.
-///
-/// A flaw that names only its first move (余詰, 早詰: another check that mates) gets the rest of
-/// its line from `extend`, a search from the position after that move, when it finds one.
-fn as_checked(
-    p: &Problem,
-    pos: &Position,
-    report: &Report,
-    mut extend: impl FnMut(&Position) -> Option<Vec<Move>>,
-) -> Problem {
-    let mut out = Problem::new(pos.clone(), p.origin.clone(), p.format);
-    out.name = p.name.clone();
-    out.moves = report.line.clone();
-    let mut notes = vec![format!(
-        "{}: {}",
-        if report.checked_intended {
-            "作意 (intended line)"
-        } else {
-            "main line"
-        },
-        report.verdict
-    )];
-    if !report.line.is_empty() {
-        out.termination = Some("詰み".to_string());
-    }
-    for f in &report.flaws {
-        let what = format!("{} ({}): {}", f.kind.japanese(), f.kind, f.detail);
-        // An invalid intended line's flaw refers to the line as given, not to this one.
-        let mut before = pos.clone();
-        let branches = f.kind != FlawKind::InvalidIntendedLine
-            && !f.moves.is_empty()
-            && f.ply >= 1
-            && f.ply as usize <= report.line.len()
-            && report.line[..f.ply as usize - 1]
-                .iter()
-                .all(|&m| before.play(m).is_ok())
-            && f.moves.iter().all(|&m| before.play(m).is_ok());
-        if branches {
-            let mut moves = f.moves.clone();
-            if moves.len() == 1 && f.length.is_some_and(|n| n > 1) {
-                moves.extend(extend(&before).unwrap_or_default());
-            }
-            out.variations.push(Variation {
-                ply: f.ply as usize,
-                parent: None,
-                moves,
-                comment: what,
-            });
-        } else {
-            notes.push(format!("ply {}: {what}", f.ply));
-        }
-    }
-    for u in &report.undecided {
-        notes.push(format!(
-            "ply {}: undecided: {} ({})",
-            u.ply, u.question, u.reason
-        ));
-    }
-    out.comment = notes.join("\n");
-    out
-}
-
-/// The defender must have a king for a tsume.
-fn tsume_position(p: &Problem) -> Result<(), ProblemError> {
-    let pos = &p.position;
-    if pos.king_square(pos.side_to_move().flip()).is_none() {
-        return Err(ProblemError::new(
-            &p.origin.file,
-            p.origin.line,
-            ProblemErrorKind::NoDefenderKing,
-        )
-        .with_text(p.to_sfen_line()));
-    }
-    Ok(())
-}
-
 struct Done {
     text: String,
     sound: bool,
@@ -354,7 +247,7 @@ fn check_one(
     solver: &mut Solver,
     p: &Problem,
 ) -> Result<Done, ProblemError> {
-    tsume_position(p)?;
+    p.check_tsume()?;
     let started = Instant::now();
     let pos = &p.position;
     let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
@@ -374,35 +267,10 @@ fn check_one(
     // what is left of the problem's time limit (`--time` is for the whole check), else the
     // flaw is written without its line.
     let written = if files {
-        let whole = solver.config().clone();
-        let written = as_checked(p, pos, &report, |after| {
-            // The defender's longest reply, each reply solved on its own (an interposition
-            // may be shown that the main line would leave out as futile).
-            let mut best: Option<(u32, Vec<Move>)> = None;
-            for &reply in after.legal_moves().iter() {
-                let left = whole
-                    .get_time_limit()
-                    .map(|t| t.saturating_sub(started.elapsed()));
-                if left.is_some_and(|l| l.is_zero()) {
-                    return None;
-                }
-                // Same table size: the table is kept.
-                let _ = solver.set_config(whole.clone().time_limit(left));
-                let mut q = after.clone();
-                q.play_unchecked(reply);
-                let Outcome::Mate(line) = solver.solve(&q).outcome else {
-                    return None;
-                };
-                if best.as_ref().is_none_or(|b| b.0 < line.length()) {
-                    let mut l = vec![reply];
-                    l.extend_from_slice(line.moves());
-                    best = Some((line.length(), l));
-                }
-            }
-            Some(best.map(|b| b.1).unwrap_or_default())
-        });
-        let _ = solver.set_config(whole);
-        written
+        // The alternatives' lines cost a search each: within what is left of the problem's
+        // time limit (`--time` is for the whole check), else a flaw is written without them.
+        let deadline = solver.config().get_time_limit().map(|t| started + t);
+        report.to_problem(p, |after| solver.longest_defence(after, deadline))
     } else {
         Problem::new(pos.clone(), p.origin.clone(), p.format)
     };

@@ -575,3 +575,54 @@ fn json_records_have_the_documented_keys() {
     assert_eq!(v["line"], 1);
     assert_eq!(v["sfen"], "4k4/9 b -");
 }
+
+/// `write_file` picks the format and encoding from the extension, and every file it writes
+/// reads back as the same problem (position, main line, and for KIF the variations); an
+/// extension it does not know is an error and writes nothing.
+#[test]
+fn written_files_read_back_in_their_format_and_encoding() {
+    let dir = std::env::temp_dir().join(format!("tsume-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = read_file(path("problems/karolina.ki2"))
+        .remove(0)
+        .expect("the sample reads");
+    for (ext, format, shift_jis) in [
+        ("kif", Format::Kif, true),
+        ("kifu", Format::Kif, false),
+        ("csa", Format::Csa, true),
+        ("sfen", Format::Sfen, false),
+    ] {
+        let f = dir.join(format!("karolina.{ext}"));
+        tsume::problem::write_file(&f, &p).unwrap();
+        let bytes = std::fs::read(&f).unwrap();
+        assert_eq!(std::str::from_utf8(&bytes).is_err(), shift_jis, "{ext}");
+        let back = read_file(&f)
+            .remove(0)
+            .unwrap_or_else(|e| panic!("{ext}: {e}"));
+        assert_eq!(back.format, format, "{ext}");
+        assert_eq!(back.position, p.position, "{ext}");
+        assert_eq!(back.moves, p.moves, "{ext}");
+    }
+    let bad = dir.join("karolina.txt");
+    let e = tsume::problem::write_file(&bad, &p).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(!bad.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `read_input` takes a file, or a problem's text, and calls a word that is neither a
+/// missing file.
+#[test]
+fn an_input_is_a_file_or_a_problem_text() {
+    let file = tsume::problem::read_input(&path("problems/tsume.csa"));
+    assert_eq!(file.len(), 2);
+    let text = tsume::problem::read_input("position startpos moves 7g7f");
+    assert_eq!(text[0].as_ref().unwrap().format, Format::Usi);
+    for missing in ["nothing-here.kif", "no/such/file", "nothing"] {
+        let e = tsume::problem::read_input(missing).remove(0).unwrap_err();
+        assert!(
+            matches!(&*e.kind, ProblemErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound),
+            "{missing}: {e}"
+        );
+    }
+}

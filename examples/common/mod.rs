@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use tsume::problem::{self, Problem, ProblemError, ProblemErrorKind};
+use tsume::problem::{self, Problem, ProblemError};
 
 /// `--shortest-nodes`: a node count, or `unlimited` for an allowance that does not run out
 /// (the proof of the length goes on until it comes or another limit ends it).
@@ -133,48 +133,10 @@ pub fn new_solver(
     solver
 }
 
-/// The extensions of problem files, for telling a missing file from bad problem text.
-const PROBLEM_EXTENSIONS: [&str; 9] = [
-    "kif", "kifu", "ki2", "ki2u", "csa", "sfen", "bod", "usi", "txt",
-];
-
 /// Every problem of every input, in order: files, `-` for standard input, or a problem given
-/// as text (an SFEN, a USI `position` line, a KIF or CSA record).
+/// as text (see [`problem::read_input`]).
 pub fn read_inputs(inputs: &[String]) -> Vec<Result<Problem, ProblemError>> {
-    let mut out = Vec::new();
-    for input in inputs {
-        if input == "-" || Path::new(input).exists() {
-            out.extend(problem::read_file(input));
-            continue;
-        }
-        // Every problem text has a space or a line break (an SFEN's fields, a record's lines);
-        // a word that is none of the files is a file name that is not there.
-        let looks_like_text = input.contains(char::is_whitespace);
-        let looks_like_path = input.contains(['/', '\\'])
-            || Path::new(input).extension().is_some_and(|e| {
-                PROBLEM_EXTENSIONS.contains(&e.to_string_lossy().to_lowercase().as_str())
-            });
-        match problem::read_one(input, "<argument>") {
-            Ok(p) => out.push(Ok(p)),
-            Err(e) if looks_like_text => out.push(Err(e)),
-            Err(_) => out.push(Err(ProblemError::new(
-                input,
-                0,
-                ProblemErrorKind::Io(
-                    std::io::Error::new(
-                        std::io::ErrorKind::NotFound,
-                        if looks_like_path {
-                            "no such file"
-                        } else {
-                            "no such file, and not a problem"
-                        },
-                    )
-                    .into(),
-                ),
-            ))),
-        }
-    }
-    out
+    inputs.iter().flat_map(|i| problem::read_input(i)).collect()
 }
 
 /// `file:line`, or `file` for an argument.
@@ -255,18 +217,6 @@ pub fn run_ordered<T: Sync, R: Send, S>(
     });
 }
 
-/// Writes text to `path`: `.kif`, `.ki2` and `.csa` in Shift-JIS as Kifu for Windows expects,
-/// anything else (`.kifu`) in UTF-8.
-pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let bytes = match ext {
-        "kif" | "ki2" | "csa" => problem::to_shift_jis(text),
-        "kifu" => format!("#KIF version=2.0 encoding=UTF-8\n{text}").into_bytes(),
-        _ => text.as_bytes().to_vec(),
-    };
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Where `--kif-dir` / `--csa-dir` write a problem: `<input stem>-<line>.<ext>`.
 pub fn file_in(dir: &Path, p: &Problem, index: usize, ext: &str) -> PathBuf {
     let stem = match p.origin.file.as_str() {
@@ -317,17 +267,18 @@ impl Outputs {
 
     /// Writes `out` (the problem as solved or checked) where asked.
     pub fn write(&self, source: &Problem, index: usize, out: &Problem) -> Result<(), String> {
-        if let Some(f) = &self.kif {
-            write_text(f, &problem::write_kif(out))?;
-        }
-        if let Some(d) = &self.kif_dir {
-            write_text(&file_in(d, source, index, "kif"), &problem::write_kif(out))?;
-        }
-        if let Some(f) = &self.csa {
-            write_text(f, &problem::write_csa(out))?;
-        }
-        if let Some(d) = &self.csa_dir {
-            write_text(&file_in(d, source, index, "csa"), &problem::write_csa(out))?;
+        let files = [
+            self.kif.clone(),
+            self.kif_dir
+                .as_ref()
+                .map(|d| file_in(d, source, index, "kif")),
+            self.csa.clone(),
+            self.csa_dir
+                .as_ref()
+                .map(|d| file_in(d, source, index, "csa")),
+        ];
+        for f in files.iter().flatten() {
+            problem::write_file(f, out).map_err(|e| format!("{}: {e}", f.display()))?;
         }
         Ok(())
     }

@@ -210,6 +210,7 @@
 mod attacker;
 mod config;
 mod defender;
+mod record;
 mod rejoin;
 mod report;
 mod run;

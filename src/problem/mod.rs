@@ -285,6 +285,26 @@ impl Problem {
         Some(line)
     }
 
+    /// Checks that the position is a tsume: the defender (the side not to move) has a king.
+    /// The solver answers any position; the checker's flaws and the length of a mate mean
+    /// something only for a tsume.
+    ///
+    /// # Errors
+    ///
+    /// [`ProblemErrorKind::NoDefenderKing`], at the problem's origin and with its SFEN line.
+    pub fn check_tsume(&self) -> Result<(), ProblemError> {
+        let pos = &self.position;
+        if pos.king_square(pos.side_to_move().flip()).is_none() {
+            return Err(ProblemError::new(
+                &self.origin.file,
+                self.origin.line,
+                ProblemErrorKind::NoDefenderKing,
+            )
+            .with_text(self.to_sfen_line()));
+        }
+        Ok(())
+    }
+
     /// The problem as one line of the SFEN line format: `<sfen> [moves ...]`.
     pub fn to_sfen_line(&self) -> String {
         let mut s = self.position.to_sfen();
@@ -656,6 +676,92 @@ pub fn read_file(path: impl AsRef<Path>) -> Vec<Result<Problem, ProblemError>> {
 /// KIF writer's output is all within cp932.
 pub fn to_shift_jis(text: &str) -> Vec<u8> {
     encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
+}
+
+/// The extensions of problem files (lower case), for telling a missing file from problem text
+/// in [`read_input`].
+pub const EXTENSIONS: [&str; 9] = [
+    "kif", "kifu", "ki2", "ki2u", "csa", "sfen", "bod", "usi", "txt",
+];
+
+/// Reads the problems an input names, as a program's argument does: a file (any format, as
+/// [`read_file`]), `-` for standard input, or the text of a problem itself (an SFEN, a USI
+/// `position` line, a whole KIF or CSA record; origin `<argument>`).
+///
+/// A word that is neither an existing file nor a problem is a missing file: the error is
+/// [`ProblemErrorKind::Io`] with [`std::io::ErrorKind::NotFound`], naming it ("no such file"
+/// when it looks like a path: a slash or a problem file's extension), not a complaint about
+/// the text.
+///
+/// ```
+/// use tsume::problem::{ProblemErrorKind, read_input};
+/// let from_text = read_input("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1");
+/// assert_eq!(from_text[0].as_ref().unwrap().origin.file, "<argument>");
+/// let missing = read_input("no/such/problem.kif");
+/// let err = missing[0].as_ref().unwrap_err();
+/// assert!(matches!(&*err.kind, ProblemErrorKind::Io(e) if e.kind() == std::io::ErrorKind::NotFound));
+/// assert_eq!(err.to_string(), "no/such/problem.kif: cannot read: no such file");
+/// ```
+pub fn read_input(input: &str) -> Vec<Result<Problem, ProblemError>> {
+    if input == "-" || Path::new(input).exists() {
+        return read_file(input);
+    }
+    // Every problem text has a space or a line break (an SFEN's fields, a record's lines);
+    // a word that is none of the files is a file name that is not there.
+    let looks_like_text = input.contains(char::is_whitespace);
+    let looks_like_path = input.contains(['/', '\\'])
+        || Path::new(input)
+            .extension()
+            .is_some_and(|e| EXTENSIONS.contains(&e.to_string_lossy().to_lowercase().as_str()));
+    match read_one(input, "<argument>") {
+        Ok(p) => vec![Ok(p)],
+        Err(e) if looks_like_text => vec![Err(e)],
+        Err(_) => {
+            let what = if looks_like_path {
+                "no such file"
+            } else {
+                "no such file, and not a problem"
+            };
+            let e = io::Error::new(io::ErrorKind::NotFound, what);
+            vec![Err(ProblemError::new(
+                input,
+                0,
+                ProblemErrorKind::Io(e.into()),
+            ))]
+        }
+    }
+}
+
+/// Writes `problem` to `path` in the format its extension names, in the encoding programs
+/// expect of it: `.kif` (KIF, Shift-JIS, as Kifu for Windows writes it; ShogiGUI, Shogidokoro
+/// and Electron Shogi read it too), `.kifu` (KIF in UTF-8, with the `#KIF version=2.0
+/// encoding=UTF-8` line), `.csa` (CSA V2.2 of the main line, Shift-JIS), `.sfen` and `.usi`
+/// (the SFEN line with its moves, UTF-8). The variations go to KIF only (the other formats
+/// have none).
+///
+/// # Errors
+///
+/// The file's error, or [`std::io::ErrorKind::InvalidInput`] for an extension not listed
+/// above (nothing is written): pick one of them.
+pub fn write_file(path: impl AsRef<Path>, problem: &Problem) -> io::Result<()> {
+    let path = path.as_ref();
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let bytes = match ext.as_str() {
+        "kif" => to_shift_jis(&write_kif(problem)),
+        "kifu" => format!("#KIF version=2.0 encoding=UTF-8\n{}", write_kif(problem)).into_bytes(),
+        "csa" => to_shift_jis(&write_csa(problem)),
+        "sfen" | "usi" => format!("{}\n", problem.to_sfen_line()).into_bytes(),
+        _ => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "cannot tell the format from the extension: write .kif, .kifu, .csa or .sfen",
+            ));
+        }
+    };
+    std::fs::write(path, bytes)
 }
 
 /// Reads one problem given as text (an SFEN, a USI `position` line, or a whole KIF / CSA
