@@ -96,3 +96,49 @@ pub(crate) fn in_play_key(kind: PieceKind, count: u8) -> u64 {
 pub(crate) fn side_key() -> u64 {
     KEYS.side
 }
+
+/// The hasher of the solver's maps keyed by position keys: a Zobrist key is already uniformly
+/// random in every bit, so it is its own hash (the map takes the bucket from the low bits and
+/// the tag from the high ones). Anything else written (a move) is spread by a multiply, as
+/// FxHash does.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(if self.0 == 0 { 1 } else { SPREAD });
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(SPREAD);
+        }
+    }
+
+    #[inline]
+    fn write_u16(&mut self, n: u16) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(SPREAD);
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(SPREAD);
+    }
+}
+
+/// FxHash's multiplier (an odd number with its bits spread).
+const SPREAD: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+/// The [`KeyHasher`] for maps.
+pub(crate) type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+/// A map keyed by position keys (or moves), hashed by [`KeyHasher`].
+pub(crate) type KeyMap<K, V> = std::collections::HashMap<K, V, BuildKeyHasher>;
+/// A set of position keys (or moves), hashed by [`KeyHasher`].
+pub(crate) type KeySet<K> = std::collections::HashSet<K, BuildKeyHasher>;

@@ -6,13 +6,14 @@ use super::report::*;
 use super::run::*;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::solver::budgets::DETOUR_SHORTEN_SHARE;
 use crate::solver::futile;
 use crate::solver::monitor::Limits;
 use crate::solver::plies::Plies;
 use crate::solver::search::{NodeKind, Search, Within};
 use crate::solver::shortest::{Allowance, shorten};
 use crate::solver::tt::Table;
-use ahash::AHashMap;
+use crate::zobrist::KeyMap;
 
 impl Checker<'_, '_> {
     /// 早詰: is the position at attacker ply `k` mated sooner than the `rest` of the
@@ -447,7 +448,7 @@ impl Checker<'_, '_> {
                     };
                     (key, at as u32)
                 })
-                .collect::<AHashMap<u64, u32>>(),
+                .collect::<KeyMap<u64, u32>>(),
         );
         if rejoin != Rejoin::Never {
             // Whether a line position is reached in time depends on the ply.

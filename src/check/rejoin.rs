@@ -5,6 +5,7 @@
 use super::run::*;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::solver::budgets::REJOIN_NODES;
 use crate::solver::futile;
 use crate::solver::search::{NodeKind, Search, Within};
 
@@ -39,8 +40,6 @@ pub(super) enum Side {
     Unknown,
 }
 
-/// Nodes the search for the order of a 手順前後 / 非限定 may visit.
-const REJOIN_NODES: u32 = 20_000;
 /// Plies after the alternative within which that order is looked for.
 const REJOIN_PLIES: usize = 8;
 

@@ -6,6 +6,7 @@ use super::report::*;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::solver::budgets::QUICK_SHARE_PART;
 use crate::solver::config::SolverConfig;
 use crate::solver::outcome::{Outcome, Progress, StopReason};
 use crate::solver::plies::Plies;
@@ -15,14 +16,6 @@ use crate::solver::tt::Table;
 use crate::solver::verify::verify_mate;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-/// The share of a question that shortens a second solution found on the side table: a
-/// quarter, since the length of a 余詰 is a detail beside the fact that it mates.
-pub(super) const DETOUR_SHORTEN_SHARE: u64 = 4;
-
-/// With [`CheckConfig::first_flaw`](super::CheckConfig::first_flaw), the first walk along the line gives each question this
-/// part of its share.
-const QUICK_SHARE_PART: u64 = 16;
 
 /// The moves, positions and keys along a line.
 pub(super) struct Walk {

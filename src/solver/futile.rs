@@ -43,7 +43,7 @@ use crate::bitboard::{self, Bitboard};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{PieceKind, Square};
-use ahash::AHashMap;
+use crate::zobrist::KeyMap;
 use smallvec::SmallVec;
 
 /// The single checker giving check from a distance in `pos` (defender to move) and the squares
@@ -84,7 +84,7 @@ pub(crate) fn capture_move(pos: &Position, mv: Move, checker: Square) -> Move {
 /// for a moving interposition (移動合) whose capture position does not end the line (such an
 /// interposition always counts).
 pub(crate) fn capture_position(pos: &Position, mv: Move, checker: Square) -> Option<Position> {
-    capture_position_in(pos, mv, checker, &mut AHashMap::new())
+    capture_position_in(pos, mv, checker, &mut KeyMap::default())
 }
 
 /// [`capture_position`] with the line-end answers for capture positions remembered.
@@ -92,7 +92,7 @@ fn capture_position_in(
     pos: &Position,
     mv: Move,
     checker: Square,
-    memo: &mut AHashMap<u64, bool>,
+    memo: &mut KeyMap<u64, bool>,
 ) -> Option<Position> {
     let defender = pos.side_to_move();
     let attacker = defender.flip();
@@ -137,19 +137,19 @@ pub(crate) fn capture_keys(pos: &Position, mv: Move, checker: Square) -> Option<
 /// a futile interposition whose capture position ends a line in the same sense (a mate in 0
 /// once futile interpositions are not counted). The rules core only: no search.
 pub fn is_mate_with_futile_interpositions(pos: &Position) -> bool {
-    ends_line(pos, &mut AHashMap::new())
+    ends_line(pos, &mut KeyMap::default())
 }
 
 /// [`is_mate_with_futile_interpositions`] at the end of a line whose positions have the full
 /// keys `path`: a drop whose capture position repeats one of them is left out when the
 /// defender has another reply (the saw rule, in the module docs).
 pub(crate) fn is_mate_on_path(pos: &Position, path: &[u64]) -> bool {
-    ends_line_on(pos, path, &mut AHashMap::new())
+    ends_line_on(pos, path, &mut KeyMap::default())
 }
 
 /// [`is_mate_with_futile_interpositions`] with the answers for capture positions remembered
 /// (the drops of every kind on one square share theirs).
-fn ends_line(pos: &Position, memo: &mut AHashMap<u64, bool>) -> bool {
+fn ends_line(pos: &Position, memo: &mut KeyMap<u64, bool>) -> bool {
     ends_line_on(pos, &[], memo)
 }
 
@@ -202,7 +202,7 @@ pub(crate) fn repeated_interpositions(pos: &Position, path: &[u64]) -> SmallVec<
 }
 
 /// [`ends_line`] on the line `path` (see [`is_mate_on_path`]).
-fn ends_line_on(pos: &Position, path: &[u64], memo: &mut AHashMap<u64, bool>) -> bool {
+fn ends_line_on(pos: &Position, path: &[u64], memo: &mut KeyMap<u64, bool>) -> bool {
     if !pos.in_check() {
         return false;
     }
@@ -317,7 +317,7 @@ mod tests {
                     // The moved piece is in neither hand, and the board key says so: it never
                     // meets the key of the position where the defender holds the piece.
                     assert_ne!(q.board_key(), q.compute_board_key(), "{sfen} {mv}");
-                    assert!(ends_line(&q, &mut AHashMap::new()), "{sfen} {mv}");
+                    assert!(ends_line(&q, &mut KeyMap::default()), "{sfen} {mv}");
                     let kind = pos.piece_at(mv.from().unwrap()).unwrap().kind().unpromote();
                     assert_eq!(
                         q.hand(Color::White).count(kind),

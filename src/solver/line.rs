@@ -14,22 +14,9 @@ use crate::types::Square;
 
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
-/// Most positions the line walk may visit (replies compared for the 駒余り rule included).
-const MAX_WALK: u64 = 2_000_000;
-/// Nodes each decision of the line walk may search ("is this position mated within so many
-/// plies?") before it is left undecided: when the length is proven minimal, and otherwise
-/// (then the line is not exact anyway, and long problems have many undecidable ties).
-const DECISION_NODES: u64 = 100_000;
-const DECISION_NODES_LOOSE: u64 = 5_000;
-/// Nodes all the walk's searches may take past its allowance: then the table alone decides
-/// and equally long choices are no longer compared. Without it, the comparisons near the end
-/// of a line whose bound is not tight (a mate much shorter than the bound exists) branch at
-/// every ply and their searches ran to many times the allowance (13 M nodes for a 21-ply line).
-const WALK_OVERRUN_NODES: u64 = 1_000_000;
-/// Most positions the walk may visit once it no longer searches: on the table alone a walk
-/// whose lines keep failing (repetitions, proofs replaced) backtracks through the table's
-/// whole proof tree, several microseconds a position and no node counted.
-const TABLE_WALK: u64 = 200_000;
+use super::budgets::{
+    DECISION_NODES, DECISION_NODES_LOOSE, MAX_WALK, TABLE_WALK, WALK_OVERRUN_NODES,
+};
 /// Positions visited between two looks at the time and stop limits.
 const POLL_EVERY: u64 = 1024;
 

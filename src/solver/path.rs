@@ -3,7 +3,7 @@
 
 use super::plies::Plies;
 use crate::hand::Hand;
-use ahash::AHashMap;
+use crate::zobrist::KeyMap;
 use smallvec::SmallVec;
 
 /// Most repetition-based disproofs kept; the table is cleared when full (they are cheap to
@@ -58,16 +58,16 @@ pub(crate) struct PathResult {
 /// The positions on the current path and what depends on them.
 pub(crate) struct Path {
     /// Full keys (board and hands) of the positions on the current path, with their plies.
-    keys: AHashMap<u64, u32>,
+    keys: KeyMap<u64, u32>,
     /// Order-independent hash of the current path, including the current node.
     hash: u64,
     /// Results that hold on one path only, keyed by position and path: disproofs that rest
     /// on a repetition and proofs that rest on a path position (the saw rule).
-    reps: AHashMap<u64, PathResult>,
+    reps: KeyMap<u64, PathResult>,
     /// Positions (full keys) treated as not mated when reached later than at the ply they
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
-    excluded: Option<AHashMap<u64, u32>>,
+    excluded: Option<KeyMap<u64, u32>>,
     /// The entries `reps` may hold before it is cleared ([`rep_table_max`]).
     reps_max: usize,
     /// How many keys of the path fall in each filter slot: none, and the key is not on it.
@@ -76,7 +76,7 @@ pub(crate) struct Path {
     in_reps: Box<[bool; FILTER_SLOTS]>,
     /// The nodes of the search on the path ([`Path::enter_node`]) by board key (side to move
     /// included): the attacker's hand and the ply of each, for [`Path::inferior_ply`].
-    boards: AHashMap<u64, SmallVec<[(Hand, u32); 2]>>,
+    boards: KeyMap<u64, SmallVec<[(Hand, u32); 2]>>,
     /// How many entries of `boards` fall in each filter slot.
     on_path_board: Box<[u32; FILTER_SLOTS]>,
     /// The keys of the last [`Path::set`], and how many entries of `keys` they made.
@@ -88,14 +88,14 @@ impl Path {
     /// An empty path, for a search beside a transposition table of `table_bytes`.
     pub fn new(table_bytes: usize) -> Path {
         Path {
-            keys: AHashMap::new(),
+            keys: KeyMap::default(),
             hash: 0,
-            reps: AHashMap::new(),
+            reps: KeyMap::default(),
             excluded: None,
             reps_max: rep_table_max(table_bytes),
             on_path: Box::new([0; FILTER_SLOTS]),
             in_reps: Box::new([false; FILTER_SLOTS]),
-            boards: AHashMap::new(),
+            boards: KeyMap::default(),
             on_path_board: Box::new([0; FILTER_SLOTS]),
             base: Vec::new(),
             base_entered: 0,
@@ -220,7 +220,7 @@ impl Path {
     }
 
     /// See [`Search::exclude`](super::search::Search::exclude).
-    pub fn exclude(&mut self, keys: AHashMap<u64, u32>) {
+    pub fn exclude(&mut self, keys: KeyMap<u64, u32>) {
         self.excluded = Some(keys);
     }
 

@@ -23,7 +23,7 @@ use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Square};
-use ahash::AHashMap;
+use crate::zobrist::KeyMap;
 use smallvec::SmallVec;
 use std::time::Duration;
 
@@ -144,7 +144,7 @@ impl<'a> Search<'a> {
     /// from the problem's start). Results that rest on them are path-dependent, like those
     /// that rest on a repetition, and never reach the table; but the table's own proofs do not
     /// know of the exclusion, so a search with exclusions needs a table of its own.
-    pub fn exclude(&mut self, keys: AHashMap<u64, u32>) {
+    pub fn exclude(&mut self, keys: KeyMap<u64, u32>) {
         self.path.exclude(keys);
     }
 

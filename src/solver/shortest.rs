@@ -2,6 +2,10 @@
 //! the line from its end when that is too hard from the root, and pairing the main line with
 //! the proven bound.
 
+use super::budgets::{
+    CONFIRM_NODES, MIN_SHARE, MIN_WALK_NODES, SHARES, TIGHTEN_NODES, TIGHTEN_OTHER_NODES,
+    TOP_DOWN_FIRST_PROOF, TOP_DOWN_STEP_PART, WALK_PART, WALK_RETRIES,
+};
 use super::config::SolverConfig;
 use super::line;
 use super::outcome::{LineCut, MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
@@ -10,60 +14,7 @@ use super::search::{NodeKind, Search, Within};
 use super::verify::verify_mate;
 use crate::moves::Move;
 use crate::position::Position;
-use ahash::AHashSet;
-
-/// Nodes for each bounded search of the line tightening (a line position proven again within
-/// its new bound, or a check beside the line that the line itself plays later): most checks
-/// fail, so this is kept small. Microcosmos' seven shortcuts are such checks (a knight drop
-/// played at once instead of after a tokin's shuffle), each proven within 3-255 nodes.
-const REFINE_NODES: u64 = 300;
-
-/// Nodes for each bounded search of the line tightening for a check beside the line that the
-/// line does not play later: on Astral Traveler, where no check beside the line mates sooner,
-/// these searches took 0.21 M of the tightening's 0.36 M nodes at [`REFINE_NODES`] each
-/// (the history of benches/README.md in git, "The tightening's checks").
-const REFINE_OTHER_NODES: u64 = 30;
-
-/// The allowance is shared out in eighths: each search from the root for a shorter mate starts
-/// with one (the last one, which must show there is none, is the hard one on long problems;
-/// on the main line it goes on with twice as much while the allowance lasts), and so may the
-/// confirmation of a line shorter than its bound after the allowance is spent.
-const SHARES: u64 = 8;
-
-/// The least share of one search for a shorter mate, so that a small allowance (one a caller
-/// gives, or a checker question's) still lets short problems show there is no mate two plies
-/// sooner.
-const MIN_SHARE: u64 = 50_000;
-
-/// Nodes for each bounded search that confirms a line shorter than its bound (proving one
-/// position of it within its part of the line): more than the tightening's, since each
-/// question here is one the walk could not answer within its own cap.
-const CONFIRM_NODES: u64 = 5_000;
-
-/// A search from the top that finds a shorter mate only after more than this part of a
-/// share hands over to the ladder (`Allowance::top_down`).
-const TOP_DOWN_STEP_PART: u64 = 8;
-
-/// With the default allowance, the line walk may search at most this part of the first
-/// proof's nodes (at least [`MIN_WALK_NODES`]), whatever the shortening left. On 橋本587 a
-/// walk given all that was left (4.6 M nodes) ended inexact with the same line as one given a
-/// quarter, and one given 30 M nodes was no more exact: past a point its searches only
-/// decide ties that do not change the line (the history of benches/README.md in git, "The line walk's share").
-const WALK_PART: u64 = 4;
-
-/// The least share of the line walk under [`WALK_PART`], so that the walks of short problems
-/// (first proofs of a few thousand nodes) still decide their choices exactly.
-const MIN_WALK_NODES: u64 = 1_000_000;
-
-/// How many times a line that does not realise its bound is walked again, each time with
-/// twice the nodes (from the walk's first share, at least [`MIN_WALK_NODES`]): up to 64
-/// times the first share, when no limit set by the caller runs out first.
-const WALK_RETRIES: u32 = 6;
-
-/// The least first proof (nodes) for which the searches from the top come before the
-/// ladder: below it the ladder's rungs are cheap, and the last search from the top, which
-/// has to show there is no shorter mate, costs more alone than all of them.
-const TOP_DOWN_FIRST_PROOF: u64 = 50_000;
+use crate::zobrist::KeySet;
 
 /// The verdict on `pos`: a first proof of a mate within `max_length` plies, then the main
 /// line ([`Solver::main_line`]); no mate, or unknown when the limits or the depth ran out.
@@ -359,7 +310,7 @@ pub(crate) fn shorten(
                     let Some(w) = line::quick_line(search, pos, path, len) else {
                         break;
                     };
-                    let caps = (REFINE_NODES, REFINE_OTHER_NODES);
+                    let caps = (TIGHTEN_NODES, TIGHTEN_OTHER_NODES);
                     let tightened = tighten_line(search, pos, path, &w.moves, caps, stop_at);
                     line = Some(w);
                     match tightened {
@@ -490,7 +441,7 @@ pub(crate) fn tighten_line(
     // Plies from the position after the current one to the mate, as proven so far.
     let mut after: i32 = 0;
     // The attacker's moves at the plies after the current one.
-    let mut played_later: AHashSet<Move> = AHashSet::new();
+    let mut played_later: KeySet<Move> = KeySet::default();
     for i in (0..n).rev() {
         if search.aborted().is_some() || search.nodes() >= stop_at {
             return None;
@@ -586,7 +537,7 @@ mod tests {
         let mut len = first;
         loop {
             let w = line::quick_line(&mut search, &pos, &[], len).expect("a line");
-            let caps = (REFINE_NODES, REFINE_OTHER_NODES);
+            let caps = (TIGHTEN_NODES, TIGHTEN_OTHER_NODES);
             match tighten_line(&mut search, &pos, &[], &w.moves, caps, u64::MAX) {
                 Some(l) if l < len => len = l,
                 _ => break,
