@@ -104,6 +104,19 @@ pub(crate) fn side_key() -> u64 {
 #[derive(Clone, Copy, Default)]
 pub(crate) struct KeyHasher(u64);
 
+impl KeyHasher {
+    /// Folds `n` in: the first value written is the hash as it is (a key), later ones are
+    /// spread over it.
+    #[inline]
+    fn add(&mut self, n: u64) {
+        self.0 = if self.0 == 0 {
+            n
+        } else {
+            (self.0.rotate_left(5) ^ n).wrapping_mul(SPREAD)
+        };
+    }
+}
+
 impl std::hash::Hasher for KeyHasher {
     #[inline]
     fn finish(&self) -> u64 {
@@ -112,24 +125,24 @@ impl std::hash::Hasher for KeyHasher {
 
     #[inline]
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(if self.0 == 0 { 1 } else { SPREAD });
+        self.add(n);
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n).wrapping_mul(SPREAD));
+    }
+
+    #[inline]
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n).wrapping_mul(SPREAD));
     }
 
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(SPREAD);
+            self.add(u64::from(b).wrapping_mul(SPREAD));
         }
-    }
-
-    #[inline]
-    fn write_u16(&mut self, n: u16) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(SPREAD);
-    }
-
-    #[inline]
-    fn write_u32(&mut self, n: u32) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(SPREAD);
     }
 }
 

@@ -141,35 +141,41 @@ impl Solver {
         deadline: Option<Instant>,
     ) -> Option<Vec<Move>> {
         let whole = self.config().clone();
+        let best = self.longest_reply(after, deadline, &whole);
+        // Same table size: the table is kept.
+        let _ = self.set_config(whole);
+        best
+    }
+
+    /// [`Solver::longest_defence`] under `whole`, the solver's own settings, each solve given
+    /// the time left.
+    fn longest_reply(
+        &mut self,
+        after: &Position,
+        deadline: Option<Instant>,
+        whole: &crate::solver::SolverConfig,
+    ) -> Option<Vec<Move>> {
         let mut best: Option<(u32, Vec<Move>)> = None;
-        let mut failed = false;
         for &reply in after.legal_moves().iter() {
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             if left.is_some_and(|l| l.is_zero()) {
-                failed = true;
-                break;
+                return None;
             }
             let time = match (whole.get_time_limit(), left) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
-            // Same table size: the table is kept.
             let _ = self.set_config(whole.clone().time_limit(time));
             let mut q = after.clone();
             q.play_unchecked(reply);
             let Outcome::Mate(line) = self.solve(&q).outcome else {
-                failed = true;
-                break;
+                return None;
             };
             if best.as_ref().is_none_or(|b| b.0 < line.length()) {
                 let mut l = vec![reply];
                 l.extend_from_slice(line.moves());
                 best = Some((line.length(), l));
             }
-        }
-        let _ = self.set_config(whole);
-        if failed {
-            return None;
         }
         Some(best.map(|b| b.1).unwrap_or_default())
     }

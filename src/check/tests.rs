@@ -75,10 +75,29 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
     );
 }
 
+/// `all` lists every variant once, in the order `place` gives (a match over the enum, which
+/// fails to compile when a variant is added), and `name` tells them apart in lower-case
+/// snake case (the JSON names).
+fn assert_all_listed<T: Copy>(
+    all: &[T],
+    place: impl Fn(T) -> usize,
+    name: impl Fn(T) -> &'static str,
+) {
+    let places: Vec<usize> = all.iter().map(|&v| place(v)).collect();
+    assert_eq!(places, (0..all.len()).collect::<Vec<_>>());
+    let mut names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    );
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), all.len());
+}
+
 #[test]
 fn flaw_kinds_are_all_listed_with_distinct_names() {
-    // Each kind's place in `ALL`. A kind added to the enum makes this match fail to
-    // compile; given an arm here and not a place in `ALL`, the assertion below fails.
     let place = |k: FlawKind| match k {
         FlawKind::NoMate => 0,
         FlawKind::InvalidIntendedLine => 1,
@@ -92,18 +111,11 @@ fn flaw_kinds_are_all_listed_with_distinct_names() {
         FlawKind::Transposition => 9,
         FlawKind::VariationAlternativeMate => 10,
     };
-    let places: Vec<usize> = FlawKind::ALL.iter().map(|&k| place(k)).collect();
-    assert_eq!(places, (0..=10).collect::<Vec<_>>());
-    let mut names: Vec<&str> = FlawKind::ALL.iter().map(|k| k.name()).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), FlawKind::ALL.len());
+    assert_all_listed(FlawKind::ALL, place, FlawKind::name);
 }
 
 #[test]
 fn questions_are_all_listed_with_distinct_names() {
-    // Each question's place in `ALL`. A question added to the enum makes this match fail to
-    // compile; given an arm here and not a place in `ALL`, the assertion below fails.
     let place = |q: Question| match q {
         Question::Mate => 0,
         Question::MainLineShortest => 1,
@@ -119,17 +131,7 @@ fn questions_are_all_listed_with_distinct_names() {
         Question::Transposition => 11,
         Question::VariationAlternativeMate => 12,
     };
-    let places: Vec<usize> = Question::ALL.iter().map(|&q| place(q)).collect();
-    assert_eq!(places, (0..=12).collect::<Vec<_>>());
-    let mut names: Vec<&str> = Question::ALL.iter().map(|q| q.name()).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), Question::ALL.len());
-    assert!(
-        names
-            .iter()
-            .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
-    );
+    assert_all_listed(Question::ALL, place, Question::name);
 }
 
 #[test]
