@@ -12,7 +12,8 @@
 //! エンジン登録, Electron Shogi: エンジン設定; the menu names differ between versions) and use it
 //! as the mate engine of the GUI's mate search (詰将棋解析 / 詰み探索), which sends `go mate`. As a
 //! normal engine (analysis mode, `go ...`) it shows a mate when it finds one. The protocol is
-//! tested over pipes (`tests/usi.rs`) and with cshogi's USI client (`tests/usi_cshogi.rs`); the
+//! tested in-process (this file's `tests`: `cargo test --release --example usi`), over pipes
+//! (`tests/usi.rs`) and with cshogi's USI client (`tests/usi_cshogi.rs`); the
 //! GUIs themselves were not run here (none on the CI machine).
 //!
 //! **Options** (`setoption name X value Y`; an unknown name or a bad value gets an `info string`
@@ -35,8 +36,9 @@
 //! - `usi`: `id name tsume <version>`, `id author ...`, the `option` lines, `usiok`. `isready`:
 //!   `readyok` (after allocating the table). `usinewgame`, `gameover`: nothing.
 //! - `position startpos [moves ...]`, `position sfen <sfen> [moves ...]`: nothing; a bad SFEN
-//!   or an illegal move is reported at once (`info string` with the move number and the reason,
-//!   also during a search) and again at the next `go`.
+//!   or an illegal move is reported at once (`info string position: ...` with the move number,
+//!   the reason and the column, also during a search) and again at the next `go`. The line is
+//!   read by `tsume::problem::read_usi_position`.
 //! - `go mate <ms>` / `go mate infinite` (`go mate 0` is taken as infinite): exactly one of
 //!   `checkmate <usi moves>` (the main line: see the `tsume::solver` module docs), `checkmate nomate`,
 //!   `checkmate timeout` (the time, `NodesLimit` or `stop`; also when the search can reach no
@@ -103,10 +105,11 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use tsume::solver::{MateLine, Outcome, Solution, Solver, SolverConfig, StopHandle, StopReason};
-use tsume::{Color, Move, Position, STARTPOS_SFEN};
+use tsume::{Color, Move, Position};
 
 /// What the engine's main loop waits for.
 enum Event {
@@ -291,18 +294,31 @@ struct Running {
     pos: Position,
 }
 
-/// Writes one line to standard output and flushes it. A GUI that has closed the pipe is
-/// gone: the engine exits.
-fn send(line: &str) {
-    let mut out = io::stdout().lock();
-    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-        std::process::exit(0);
-    }
-}
+/// Where the engine's lines go: standard output in the program, a channel in the tests.
+#[derive(Clone)]
+struct Output(Arc<dyn Fn(&str) + Send + Sync>);
 
-/// `info string ...`.
-fn info(text: &str) {
-    send(&format!("info string {text}"));
+impl Output {
+    /// Standard output, each line flushed. A GUI that has closed the pipe is gone: the
+    /// engine exits.
+    fn stdout() -> Output {
+        Output(Arc::new(|line: &str| {
+            let mut out = io::stdout().lock();
+            if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                std::process::exit(0);
+            }
+        }))
+    }
+
+    /// One line.
+    fn send(&self, line: &str) {
+        (self.0)(line)
+    }
+
+    /// `info string ...`.
+    fn info(&self, text: &str) {
+        self.send(&format!("info string {text}"));
+    }
 }
 
 // The few places that read a mate line, kept together.
@@ -338,42 +354,12 @@ fn counters(elapsed: Duration, nodes: u64, nps: u64, fill: f64) -> String {
     )
 }
 
-/// The position a `position` command describes, or what is wrong with it.
-fn parse_position(args: &[&str]) -> Result<Position, String> {
-    let moves_at = args.iter().position(|&a| a == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&args[..i], &args[i + 1..]),
-        None => (args, &args[args.len()..]),
-    };
-    let mut pos = match setup.first() {
-        Some(&"startpos") if setup.len() == 1 => {
-            Position::from_sfen(STARTPOS_SFEN).map_err(|e| format!("position startpos: {e}"))?
-        }
-        Some(&"startpos") => {
-            return Err(format!(
-                "position: unexpected '{}' after startpos",
-                setup[1..].join(" ")
-            ));
-        }
-        Some(&"sfen") => {
-            let sfen = setup[1..].join(" ");
-            Position::from_sfen(&sfen).map_err(|e| format!("position sfen {sfen}: {e}"))?
-        }
-        Some(other) => {
-            return Err(format!(
-                "position: expected 'startpos' or 'sfen', got '{other}'"
-            ));
-        }
-        None => return Err("position: expected 'startpos' or 'sfen <sfen>'".into()),
-    };
-    for (i, text) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_usi_move(text)
-            .map_err(|e| format!("position: move {} '{text}': {e}", i + 1))?;
-        pos.play(mv)
-            .map_err(|e| format!("position: move {} '{text}': {e}", i + 1))?;
-    }
-    Ok(pos)
+/// The position a `position` command describes, or what is wrong with it and where.
+fn parse_position(line: &str) -> Result<Position, String> {
+    tsume::problem::read_usi_position(line).map_err(|e| match e.column {
+        Some(c) => format!("position: {} (column {c} of '{}')", e.kind, line.trim()),
+        None => format!("position: {} ('{}')", e.kind, line.trim()),
+    })
 }
 
 /// The limits of a `go` command.
@@ -478,14 +464,17 @@ struct Engine {
     /// Running commands from `queue` (their `position` was checked when it came).
     replaying: bool,
     events: Sender<Event>,
+    /// Where its lines go.
+    out: Output,
 }
 
 impl Engine {
-    fn new(events: Sender<Event>) -> Engine {
+    fn new(events: Sender<Event>, out: Output) -> Engine {
         Engine {
+            out,
             options: Options::default(),
             solver: None,
-            position: Position::from_sfen(STARTPOS_SFEN).map_err(|e| e.to_string()),
+            position: Ok(Position::startpos()),
             running: None,
             queue: VecDeque::new(),
             replaying: false,
@@ -509,7 +498,7 @@ impl Engine {
         match result {
             Ok(()) => {
                 if fresh {
-                    info(&format!(
+                    self.out.info(&format!(
                         "USI_Hash {} MiB: transposition table {table} MiB, repetition table up \
                          to {:.1} MiB, {RESERVE_MIB} MiB kept for the rest",
                         self.options.hash_mib,
@@ -520,7 +509,7 @@ impl Engine {
             }
             Err(e) => {
                 self.solver = None;
-                info(&format!(
+                self.out.info(&format!(
                     "USI_Hash {} MiB: {e}; set a smaller USI_Hash",
                     self.options.hash_mib
                 ));
@@ -547,9 +536,8 @@ impl Engine {
             "usi" | "setoption" | "usinewgame" | "position" | "go" => {
                 // Waits for the search; a `position` it cannot use is said at once.
                 if cmd == "position" {
-                    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-                    if let Err(e) = parse_position(&args) {
-                        info(&e);
+                    if let Err(e) = parse_position(&line) {
+                        self.out.info(&e);
                     }
                 }
                 self.queue.push_back(line);
@@ -583,12 +571,13 @@ impl Engine {
         };
         match cmd {
             "usi" => {
-                send(&format!("id name tsume {}", env!("CARGO_PKG_VERSION")));
-                send("id author the tsume developers");
+                self.out
+                    .send(&format!("id name tsume {}", env!("CARGO_PKG_VERSION")));
+                self.out.send("id author the tsume developers");
                 for l in self.options.usi_lines() {
-                    send(&l);
+                    self.out.send(&l);
                 }
-                send("usiok");
+                self.out.send("usiok");
             }
             "isready" => {
                 if self.running.is_none() && self.prepare() {
@@ -598,7 +587,7 @@ impl Engine {
                         s.prefault();
                     }
                 }
-                send("readyok");
+                self.out.send("readyok");
             }
             "setoption" => self.setoption(args),
             "usinewgame" => {}
@@ -615,10 +604,10 @@ impl Engine {
                 }
             }
             "position" => {
-                self.position = parse_position(args);
+                self.position = parse_position(line);
                 // Said at once (and again at `go`); a queued line was checked when it came.
                 if let (Err(e), false) = (&self.position, self.replaying) {
-                    info(e);
+                    self.out.info(e);
                 }
             }
             "go" => self.go(args),
@@ -629,7 +618,7 @@ impl Engine {
                     r.stop.stop();
                     if let Some(answer) = r.held.take() {
                         self.running = None;
-                        answer.iter().for_each(|l| send(l));
+                        answer.iter().for_each(|l| self.out.send(l));
                     }
                 }
             }
@@ -644,13 +633,13 @@ impl Engine {
                     if !r.hold {
                         if let Some(answer) = r.held.take() {
                             self.running = None;
-                            answer.iter().for_each(|l| send(l));
+                            answer.iter().for_each(|l| self.out.send(l));
                         }
                     }
                 }
             }
             "quit" => return false,
-            other => info(&format!(
+            other => self.out.info(&format!(
                 "unknown command '{other}' (line '{}')",
                 line.trim()
             )),
@@ -660,7 +649,8 @@ impl Engine {
 
     fn setoption(&mut self, args: &[&str]) {
         if args.first() != Some(&"name") || args.len() < 2 {
-            info("setoption: expected 'setoption name <id> [value <x>]'");
+            self.out
+                .info("setoption: expected 'setoption name <id> [value <x>]'");
             return;
         }
         let rest = &args[1..];
@@ -669,7 +659,7 @@ impl Engine {
             None => (rest.join(" "), None),
         };
         if let Err(e) = self.options.set(&name, value.as_deref()) {
-            info(&format!("setoption: {e}"));
+            self.out.info(&format!("setoption: {e}"));
         }
     }
 
@@ -681,20 +671,21 @@ impl Engine {
         let go = match parse_go(args, us) {
             Ok(go) => go,
             Err(e) => {
-                info(&e);
+                self.out.info(&e);
                 // A malformed `go mate` is still answered, so that the GUI does not wait.
                 if args.first() == Some(&"mate") {
-                    send("checkmate notimplemented");
+                    self.out.send("checkmate notimplemented");
                 } else {
-                    send("bestmove resign");
+                    self.out.send("bestmove resign");
                 }
                 return;
             }
         };
         let kind = if go.mate { Kind::Mate } else { Kind::Game };
+        let out = self.out.clone();
         let cannot = |why: &str| {
-            info(why);
-            send(match kind {
+            out.info(why);
+            out.send(match kind {
                 Kind::Mate => "checkmate notimplemented",
                 Kind::Game => "bestmove resign",
             });
@@ -724,8 +715,9 @@ impl Engine {
         if self.options.pv_interval_ms > 0 {
             // The shortest mate announced so far (`None`: not even the first yet).
             let mut shortest = None;
+            let out = self.out.clone();
             solver.set_progress(move |p| {
-                send(&counters(
+                out.send(&counters(
                     p.elapsed,
                     p.nodes,
                     p.nodes_per_second,
@@ -733,7 +725,7 @@ impl Engine {
                 ));
                 // The first mate, at once: the length work after it can take a while.
                 if let (None, Some(n)) = (shortest, p.first_mate) {
-                    send(&format!(
+                    out.send(&format!(
                         "info string first mate found: {n} plies (then shorter ones and the main line)"
                     ));
                     shortest = Some(n);
@@ -744,7 +736,7 @@ impl Engine {
                     && shortest.is_some_and(|old| s < old)
                 {
                     shortest = Some(s);
-                    send(&format!("info string shorter mate found: {s} plies"));
+                    out.send(&format!("info string shorter mate found: {s} plies"));
                 }
             });
         } else {
@@ -812,7 +804,7 @@ impl Engine {
             running.held = Some(answer);
             self.running = Some(running);
         } else {
-            answer.iter().for_each(|l| send(l));
+            answer.iter().for_each(|l| self.out.send(l));
         }
     }
 
@@ -940,7 +932,18 @@ fn main() {
     let (tx, rx): (Sender<Event>, Receiver<Event>) = mpsc::channel();
     let input = tx.clone();
     std::thread::spawn(move || read_input(input));
-    let mut engine = Engine::new(tx);
+    run(tx, rx, Output::stdout());
+    // `quit` (or the end of input), also during a search: exit at once; the search thread
+    // dies with the process.
+    let _ = io::stdout().flush();
+    std::process::exit(0);
+}
+
+/// The engine's main loop: takes the lines (and the searches' ends) from `rx` until `quit` or
+/// the end of input, and writes its answers to `out`. `tx` is the sender of `rx`, given to the
+/// search threads.
+fn run(tx: Sender<Event>, rx: Receiver<Event>, out: Output) {
+    let mut engine = Engine::new(tx, out);
     loop {
         let event = match engine.wake_at() {
             Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
@@ -969,8 +972,173 @@ fn main() {
             break;
         }
     }
-    // `quit` (or the end of input), also during a search: exit at once; the search thread
-    // dies with the process.
-    let _ = io::stdout().flush();
-    std::process::exit(0);
+}
+
+/// The protocol in-process: the engine's loop on a thread, lines in through its channel and
+/// out through another (`tests/usi.rs` tests the program itself over pipes).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const THREE: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
+    /// Microcosmos (1525 plies): no search here reaches its end.
+    const LONG: &str = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+    /// An engine on a thread, with its input and output as channels.
+    struct Harness {
+        input: Sender<Event>,
+        output: Receiver<String>,
+    }
+
+    impl Harness {
+        fn start() -> Harness {
+            let (tx, rx) = mpsc::channel();
+            let (out_tx, out_rx) = mpsc::channel::<String>();
+            let out_tx = std::sync::Mutex::new(out_tx);
+            let out = Output(Arc::new(move |line: &str| {
+                let _ = out_tx.lock().unwrap().send(line.to_string());
+            }));
+            let input = tx.clone();
+            std::thread::spawn(move || run(tx, rx, out));
+            let h = Harness {
+                input,
+                output: out_rx,
+            };
+            // A small table: these searches are short.
+            h.send("setoption name USI_Hash value 32");
+            h
+        }
+
+        fn send(&self, line: &str) {
+            self.input.send(Event::Line(line.to_string())).unwrap();
+        }
+
+        /// The lines up to and with the first that starts with `prefix`.
+        fn until(&self, prefix: &str) -> Vec<String> {
+            let mut lines = Vec::new();
+            loop {
+                let line = self
+                    .output
+                    .recv_timeout(Duration::from_secs(20))
+                    .unwrap_or_else(|_| panic!("no '{prefix}' line after {lines:?}"));
+                let done = line.starts_with(prefix);
+                lines.push(line);
+                if done {
+                    return lines;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn handshake_and_ready() {
+        let e = Harness::start();
+        e.send("usi");
+        let lines = e.until("usiok");
+        assert!(lines[0].starts_with("id name tsume "), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("option name USI_Hash type spin")),
+            "{lines:?}"
+        );
+        e.send("isready");
+        e.until("readyok");
+    }
+
+    #[test]
+    fn mate_and_no_mate() {
+        let e = Harness::start();
+        e.send(&format!("position sfen {THREE}"));
+        e.send("go mate 10000");
+        let lines = e.until("checkmate");
+        assert_eq!(lines.last().unwrap(), "checkmate 9f5b+ 4a5b S*4b");
+        assert!(
+            lines.contains(&"info string mate in 3".to_string()),
+            "{lines:?}"
+        );
+        e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G2r2b3g4s4n4l18p 1");
+        e.send("go mate 10000");
+        assert_eq!(e.until("checkmate").last().unwrap(), "checkmate nomate");
+        // As a game engine: a mate is a score and a best move.
+        e.send(&format!("position sfen {THREE}"));
+        e.send("go btime 10000 wtime 10000");
+        let lines = e.until("bestmove");
+        assert_eq!(lines.last().unwrap(), "bestmove 9f5b+");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("score mate 3 pv 9f5b+ 4a5b S*4b")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_answered_with_where_and_what() {
+        let e = Harness::start();
+        e.send("position startpos moves 7g7f 7g7f");
+        let l = e.until("info string").pop().unwrap();
+        assert_eq!(
+            l,
+            "info string position: move 2 \"7g7f\" is illegal: no piece on 7g \
+             (column 30 of 'position startpos moves 7g7f 7g7f')"
+        );
+        e.send("go mate 1000");
+        let lines = e.until("checkmate");
+        assert_eq!(lines.last().unwrap(), "checkmate notimplemented");
+        e.send("position sfen");
+        let l = e.until("info string").pop().unwrap();
+        assert!(l.starts_with("info string position: bad position: "), "{l}");
+        e.send("position nonsense");
+        let l = e.until("info string").pop().unwrap();
+        assert!(
+            l.contains("expected 'startpos' or 'sfen', found \"nonsense\" (column 10"),
+            "{l}"
+        );
+        e.send("setoption name NoSuchOption value 3");
+        assert!(
+            e.until("info string")
+                .pop()
+                .unwrap()
+                .contains("NoSuchOption")
+        );
+        e.send("hello");
+        assert_eq!(
+            e.until("info string").pop().unwrap(),
+            "info string unknown command 'hello' (line 'hello')"
+        );
+        // A bare `moves` is no moves; the engine still answers.
+        e.send("position startpos moves");
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string position")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn stop_answers_at_once_and_queued_lines_run_after() {
+        let e = Harness::start();
+        e.send("setoption name PvInterval value 0");
+        e.send(&format!("position sfen {LONG}"));
+        e.send("go mate infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        // Waits for the answer, then applies to the next search.
+        e.send(&format!("position sfen {THREE}"));
+        let asked = Instant::now();
+        e.send("stop");
+        let lines = e.until("checkmate");
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            asked.elapsed()
+        );
+        assert_eq!(lines.last().unwrap(), "checkmate timeout");
+        e.send("go mate 10000");
+        assert_eq!(
+            e.until("checkmate").last().unwrap(),
+            "checkmate 9f5b+ 4a5b S*4b"
+        );
+    }
 }

@@ -384,14 +384,15 @@ fn a_whole_conversation() {
     e.send("position sfen 9/9/9 b - 1");
     let l = e.next(secs(5)).unwrap();
     assert!(
-        l.starts_with("info string position sfen 9/9/9 b - 1: "),
+        l.starts_with("info string position: bad position: ")
+            && l.ends_with("(column 15 of 'position sfen 9/9/9 b - 1')"),
         "{l}"
     );
     e.send("go mate 1000");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
     assert!(
-        has_info_string(&info, "no valid position: position sfen 9/9/9 b - 1: "),
+        has_info_string(&info, "no valid position: position: bad position: "),
         "{info:?}"
     );
     e.send("position nonsense");
@@ -431,7 +432,10 @@ fn a_whole_conversation() {
     e.send("go mate 1000");
     let (info, answer) = e.answer("checkmate");
     assert_eq!(answer, "checkmate notimplemented");
-    assert!(has_info_string(&info, "move 2 '7g7f'"), "{info:?}");
+    assert!(
+        has_info_string(&info, "move 2 \"7g7f\" is illegal"),
+        "{info:?}"
+    );
     e.send("position startpos moves 7g7x");
     e.send("go mate 1000");
     assert_eq!(e.answer("checkmate").1, "checkmate notimplemented");

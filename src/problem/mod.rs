@@ -397,6 +397,14 @@ pub enum ProblemErrorKind {
     NoDefenderKing,
     /// `moves` with no move after it.
     NoMoves,
+    /// A word other than the one the format has there (a USI `position` command that names
+    /// neither `startpos` nor `sfen`).
+    UnexpectedWord {
+        /// What the format has there.
+        expected: &'static str,
+        /// What was found (empty at the end of the text).
+        found: String,
+    },
     /// A ply asked for (`--ply N`) beyond the record's main line.
     PlyBeyondLine {
         /// The ply asked for.
@@ -452,6 +460,12 @@ impl fmt::Display for ProblemErrorKind {
                 )
             }
             ProblemErrorKind::NoMoves => write!(f, "`moves` is followed by no move"),
+            ProblemErrorKind::UnexpectedWord { expected, found } if found.is_empty() => {
+                write!(f, "expected {expected}, found nothing")
+            }
+            ProblemErrorKind::UnexpectedWord { expected, found } => {
+                write!(f, "expected {expected}, found {found:?}")
+            }
             ProblemErrorKind::NoDefenderKing => {
                 write!(f, "the defender (the side not to move) has no king")
             }
@@ -762,6 +776,34 @@ pub fn write_file(path: impl AsRef<Path>, problem: &Problem) -> io::Result<()> {
         }
     };
     std::fs::write(path, bytes)
+}
+
+/// The position of a USI `position` command (`position startpos moves 7g7f`, `position sfen
+/// <sfen> moves ...`; the leading word `position` may be left out), with its moves played.
+///
+/// This is the engine's reading, stricter than a problem file's: every move must be legal
+/// where it is played, since an engine cannot search a position that does not exist. A `moves`
+/// with nothing after it is accepted (some GUIs send it). Errors name the file `position` and
+/// give the column of the word that is wrong.
+///
+/// # Errors
+///
+/// [`ProblemErrorKind::UnexpectedWord`] when neither `startpos` nor `sfen` follows `position`,
+/// [`ProblemErrorKind::Sfen`] for a bad SFEN, [`ProblemErrorKind::UnknownLine`] for words
+/// after `startpos`, [`ProblemErrorKind::MoveSyntax`] for a word that is no USI move and
+/// [`ProblemErrorKind::IllegalMove`] (with its ply) for a move that cannot be played.
+///
+/// ```
+/// use tsume::problem::{ProblemErrorKind, read_usi_position};
+/// use tsume::Color;
+/// let pos = read_usi_position("position startpos moves 7g7f 3c3d 2g2f").unwrap();
+/// assert_eq!(pos.side_to_move(), Color::White);
+/// let err = read_usi_position("position startpos moves 7g7f 7g7f").unwrap_err();
+/// assert!(matches!(&*err.kind, ProblemErrorKind::IllegalMove { ply: 2, .. }));
+/// assert_eq!(err.column, Some(30));
+/// ```
+pub fn read_usi_position(command: &str) -> Result<Position, ProblemError> {
+    sfen::read_usi(command)
 }
 
 /// Reads one problem given as text (an SFEN, a USI `position` line, or a whole KIF / CSA

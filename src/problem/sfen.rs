@@ -1,6 +1,7 @@
 //! The SFEN line format: one problem per line, `[position] [sfen | startpos] <sfen>
 //! [moves <usi> ...] [# comment]`; empty lines and lines starting with `#` are skipped. The
-//! moves are USI moves, read but not checked for legality.
+//! moves are USI moves, read but not checked for legality. [`read_usi`] is the strict reading
+//! of a USI `position` command, for engines: its moves are played and must be legal.
 
 use super::{Format, Origin, Problem, ProblemError, ProblemErrorKind};
 use crate::moves::Move;
@@ -44,9 +45,64 @@ fn words(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// A USI `position` command (the word `position` itself optional), with its moves played.
+///
+/// Strict where a problem file is lenient: every move must be legal where it is played (an
+/// illegal move is [`ProblemErrorKind::IllegalMove`] with its ply and column), and a `moves`
+/// with nothing after it is taken as no moves, as GUIs send it. `#` is not a comment here.
+pub(super) fn read_usi(command: &str) -> Result<Position, ProblemError> {
+    let mut w = words(command);
+    if w.last().is_some_and(|&(_, t)| t == "moves") {
+        w.pop();
+    }
+    // A problem line may be a bare SFEN; a USI command must say which position it sets.
+    let first = usize::from(w.first().is_some_and(|&(_, t)| t == "position"));
+    match w.get(first) {
+        Some(&(_, "startpos" | "sfen")) => {}
+        other => {
+            let (col, found) = other.map_or((command.chars().count() + 1, ""), |&(c, t)| (c, t));
+            return Err(ProblemError::new(
+                "position",
+                1,
+                ProblemErrorKind::UnexpectedWord {
+                    expected: "'startpos' or 'sfen'",
+                    found: found.to_string(),
+                },
+            )
+            .at(col));
+        }
+    }
+    let (p, columns) = read_words(w, "", "position", 1)?;
+    let mut pos = p.position.clone();
+    for (i, (&mv, col)) in p.moves.iter().zip(columns).enumerate() {
+        pos.play(mv).map_err(|reason| {
+            ProblemError::new(
+                "position",
+                1,
+                ProblemErrorKind::IllegalMove {
+                    ply: i + 1,
+                    text: mv.to_string(),
+                    reason,
+                },
+            )
+            .at(col)
+        })?;
+    }
+    Ok(pos)
+}
+
 fn read_line(body: &str, comment: &str, file: &str, line: usize) -> Result<Problem, ProblemError> {
+    read_words(words(body), comment, file, line).map(|(p, _)| p)
+}
+
+/// A problem from the words of one line, with the column of each move.
+fn read_words(
+    mut w: Vec<(usize, &str)>,
+    comment: &str,
+    file: &str,
+    line: usize,
+) -> Result<(Problem, Vec<usize>), ProblemError> {
     let err = |kind| ProblemError::new(file, line, kind);
-    let mut w = words(body);
     let mut format = Format::Sfen;
     if w.first().is_some_and(|&(_, t)| t == "position") {
         w.remove(0);
@@ -89,6 +145,7 @@ fn read_line(body: &str, comment: &str, file: &str, line: usize) -> Result<Probl
     p.comment = comment.to_string();
     // The moves are read, not played: an intended line with an illegal move is the
     // composer's flaw to be reported (the checker does), not an unreadable problem.
+    let mut columns = Vec::new();
     if let Some(list) = move_words {
         if list.is_empty() {
             let col = w[moves_at.unwrap_or(0)].0;
@@ -102,7 +159,8 @@ fn read_line(body: &str, comment: &str, file: &str, line: usize) -> Result<Probl
                 .at(col)
             })?;
             p.moves.push(mv);
+            columns.push(col);
         }
     }
-    Ok(p)
+    Ok((p, columns))
 }

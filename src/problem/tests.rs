@@ -63,3 +63,35 @@ fn formats_are_found_from_the_content() {
     assert_eq!(detect("手合割：平手\n▲７六歩 △３四歩\n"), Format::Ki2);
     assert_eq!(detect("#KIF version=2.0 encoding=UTF-8\n"), Format::Kif);
 }
+
+#[test]
+fn usi_position_is_strict_and_says_where() {
+    let pos = read_usi_position("startpos moves").unwrap();
+    assert_eq!(pos, Position::startpos());
+    let pos = read_usi_position("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1 moves G*5b").unwrap();
+    assert_eq!(pos.side_to_move(), crate::Color::White);
+    let cases: [(&str, usize, &str); 5] = [
+        ("position startpos 7g7f", 19, "cannot read the line"),
+        (
+            "position startpos moves 7g7f 7g7x",
+            30,
+            "cannot read the move \"7g7x\"",
+        ),
+        (
+            "position",
+            9,
+            "expected 'startpos' or 'sfen', found nothing",
+        ),
+        (
+            "position 4k4/9/9/9/9/9/9/9/4K4 b - 1",
+            10,
+            "expected 'startpos' or 'sfen'",
+        ),
+        ("position sfen 4k4/9/9 b - 1", 15, "bad position"),
+    ];
+    for (line, column, what) in cases {
+        let e = read_usi_position(line).unwrap_err();
+        assert_eq!(e.column, Some(column), "{line}: {e}");
+        assert!(e.to_string().contains(what), "{line}: {e}");
+    }
+}
