@@ -302,9 +302,93 @@ impl<'a> Search<'a> {
         budget: Plies,
     ) -> Value {
         self.count_node();
-        let hand = pos.hand(self.attacker);
         let start_nodes = self.monitor.nodes;
         let moves = pos.check_moves();
+        if let Some(v) = self.or_node_at_once(pos, &moves, depth, budget) {
+            return v;
+        }
+        let full = pos.key();
+        self.path.enter_node(full, pos.board_key(), pos.hand(self.attacker), depth);
+        let mut children = match self.expand_or(pos, &moves, depth, budget) {
+            Ok(children) => children,
+            Err(v) => {
+                self.path.leave_node(full, pos.board_key());
+                return v;
+            }
+        };
+        let result = loop {
+            // pn = the smallest child pn, dn = the children's weak dn.
+            let Summary {
+                best,
+                min: pn,
+                second,
+                weak: dn,
+            } = summarize(&children, |c| (c.v.pn, c.v.dn));
+            if depth == 0 {
+                self.monitor.root_pn = pn;
+                self.monitor.root_dn = dn;
+            }
+            if pn == 0 {
+                let (v, mv) = self.or_proof(pos, &children, depth);
+                break self.close(pos, depth, v, Some(mv), start_nodes);
+            }
+            if dn == 0 {
+                let v = self.or_disproof(pos, &children, depth);
+                break self.close(pos, depth, v, None, start_nodes);
+            }
+            if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
+                let v = self.open_value(pos, pn, dn, budget);
+                break self.close(pos, depth, v, Some(children[best].mv), start_nodes);
+            }
+            let child_th_pn = epsilon_threshold(th_pn, second);
+            let child_th_dn = remaining_threshold(th_dn, dn, children[best].v.dn);
+            let mut c = pos.clone();
+            c.play_unchecked(children[best].mv);
+            children[best].v =
+                self.and_node(&c, child_th_pn, child_th_dn, depth + 1, budget.dec());
+        };
+        self.path.leave_node(full, pos.board_key());
+        result
+    }
+
+    /// Records the value `v` that a node's search ends with (`best`: its move), with the work
+    /// done since `start_nodes`, and returns it.
+    fn close(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        v: Value,
+        best: Option<Move>,
+        start_nodes: u64,
+    ) -> Value {
+        let work = self.monitor.nodes - start_nodes + 1;
+        self.record(pos, depth, v, best, work);
+        v
+    }
+
+    /// The value of a node left open (a threshold reached, or the search stopped): an open
+    /// node's `len` is the budget its numbers were searched with.
+    fn open_value(&self, pos: &Position, pn: PnDn, dn: PnDn, budget: Plies) -> Value {
+        Value {
+            pn,
+            dn,
+            hand: pos.hand(self.attacker),
+            len: budget,
+            rep: NOT_ON_PATH,
+            rests_on: NOT_ON_PATH,
+        }
+    }
+
+    /// The OR nodes decided without children: no check (no mate), no plies left, the depth
+    /// limit, and one ply left ([`Search::or_node_last`]).
+    fn or_node_at_once(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        depth: u32,
+        budget: Plies,
+    ) -> Option<Value> {
+        let hand = pos.hand(self.attacker);
         if moves.is_empty() {
             // No check: disproven at once (0-ply no-mate).
             let v = Value::disproven(
@@ -313,21 +397,32 @@ impl<'a> Search<'a> {
                 Plies::Unlimited,
             );
             self.record(pos, depth, v, None, 1);
-            return v;
+            return Some(v);
         }
         if budget == Plies::ZERO {
-            return Value::disproven(Hand::FULL, NOT_ON_PATH, Plies::ZERO);
+            return Some(Value::disproven(Hand::FULL, NOT_ON_PATH, Plies::ZERO));
         }
         if depth >= self.monitor.max_depth() {
             self.monitor.depth_limited = true;
-            return Value::disproven(hand, REP_OUTSIDE, Plies::Unlimited);
+            return Some(Value::disproven(hand, REP_OUTSIDE, Plies::Unlimited));
         }
         if budget == Plies::new(1) {
-            return self.or_node_last(pos, &moves, depth);
+            return Some(self.or_node_last(pos, moves, depth));
         }
+        None
+    }
+
+    /// The children of an OR node (on the path), each check with its value as far as known,
+    /// the table's best move first; or the node's value when a check is already proven (a
+    /// mate in one, or a proof in the table).
+    fn expand_or(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        depth: u32,
+        budget: Plies,
+    ) -> Result<Children, Value> {
         let child_budget = budget.dec();
-        let full = pos.key();
-        self.path.enter_node(full, pos.board_key(), hand, depth);
         let mut children = Children::new();
         // Every check is looked up: its keys once, and all clusters asked for before the
         // first look-up so that their memory latencies overlap.
@@ -355,8 +450,7 @@ impl<'a> Search<'a> {
                     let ph = hands::proof_before_attack(pos, mv, ph);
                     let v = Value::proven(ph, Plies::new(1));
                     self.record(pos, depth, v, Some(mv), 1);
-                    self.path.leave_node(full, pos.board_key());
-                    return v;
+                    return Err(v);
                 }
                 v.pn = n;
                 v.dn = 1;
@@ -372,102 +466,53 @@ impl<'a> Search<'a> {
                     .resting_on(v.rests_on)
                     .settled_at(depth);
                 self.record(pos, depth, v, Some(mv), 1);
-                self.path.leave_node(full, pos.board_key());
-                return v;
+                return Err(v);
             }
             children.push(Child { mv, v, q: None });
         }
-
         // The table's best move from an earlier visit goes first (ties in pn keep order).
         let key = self.table_key(pos.board_key(), depth);
-        if let Some(bm) = self.table.probe(key, hand, budget).best {
+        if let Some(bm) = self.table.probe(key, pos.hand(self.attacker), budget).best {
             if let Some(i) = children.iter().position(|c| c.mv == bm) {
                 children.swap(0, i);
             }
         }
+        Ok(children)
+    }
 
-        let result = loop {
-            // pn = the smallest child pn, dn = the children's weak dn.
-            let Summary {
-                best,
-                min: pn,
-                second,
-                weak: dn,
-            } = summarize(&children, |c| (c.v.pn, c.v.dn));
-            if depth == 0 {
-                self.monitor.root_pn = pn;
-                self.monitor.root_dn = dn;
-            }
-            if pn == 0 {
-                // Prefer the shortest proof among proven children.
-                // (One that holds on any path first among equally short ones.)
-                let ch = children
-                    .iter()
-                    .filter(|c| c.v.is_proven())
-                    .min_by_key(|c| (c.v.len, c.v.on_path_only()))
-                    .expect("a proven child");
-                let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
-                let v = Value::proven(ph, ch.v.len.inc())
-                    .resting_on(ch.v.rests_on)
-                    .settled_at(depth);
-                self.record(
-                    pos,
-                    depth,
-                    v,
-                    Some(ch.mv),
-                    self.monitor.nodes - start_nodes + 1,
-                );
-                break v;
-            }
-            if dn == 0 {
-                let mut dh = Hand::FULL;
-                let mut rep = NOT_ON_PATH;
-                let mut holds = Plies::Unlimited;
-                for ch in &children {
-                    dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
-                    rep = rep.min(ch.v.rep);
-                    holds = holds.min(ch.v.len.inc());
-                }
-                // One that rests on a repetition keeps the exact hand, even once settled here.
-                let dh = if rep != NOT_ON_PATH {
-                    hand
-                } else {
-                    hands::finish_or_disproof(hand, dh)
-                };
-                let v = Value::disproven(dh, rep, holds).settled_at(depth);
-                self.record(pos, depth, v, None, self.monitor.nodes - start_nodes + 1);
-                break v;
-            }
-            if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
-                // An open node's `len` is the budget its numbers were searched with.
-                let v = Value {
-                    pn,
-                    dn,
-                    hand,
-                    len: budget,
-                    rep: NOT_ON_PATH,
-                    rests_on: NOT_ON_PATH,
-                };
-                let bm = children[best].mv;
-                self.record(
-                    pos,
-                    depth,
-                    v,
-                    Some(bm),
-                    self.monitor.nodes - start_nodes + 1,
-                );
-                break v;
-            }
-            let child_th_pn = epsilon_threshold(th_pn, second);
-            let child_th_dn = remaining_threshold(th_dn, dn, children[best].v.dn);
-            let mv = children[best].mv;
-            let mut c = pos.clone();
-            c.play_unchecked(mv);
-            let v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, child_budget);
-            children[best].v = v;
+    /// The proof of an OR node with a proven child, and its move: the shortest proof among
+    /// the proven children (one that holds on any path first among equally short ones).
+    fn or_proof(&self, pos: &Position, children: &[Child], depth: u32) -> (Value, Move) {
+        let ch = children
+            .iter()
+            .filter(|c| c.v.is_proven())
+            .min_by_key(|c| (c.v.len, c.v.on_path_only()))
+            .expect("a proven child");
+        let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
+        let v = Value::proven(ph, ch.v.len.inc())
+            .resting_on(ch.v.rests_on)
+            .settled_at(depth);
+        (v, ch.mv)
+    }
+
+    /// The disproof of an OR node whose checks are all disproven.
+    fn or_disproof(&self, pos: &Position, children: &[Child], depth: u32) -> Value {
+        let hand = pos.hand(self.attacker);
+        let mut dh = Hand::FULL;
+        let mut rep = NOT_ON_PATH;
+        let mut holds = Plies::Unlimited;
+        for ch in children {
+            dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
+            rep = rep.min(ch.v.rep);
+            holds = holds.min(ch.v.len.inc());
+        }
+        // One that rests on a repetition keeps the exact hand, even once settled here.
+        let dh = if rep != NOT_ON_PATH {
+            hand
+        } else {
+            hands::finish_or_disproof(hand, dh)
         };
-        self.path.leave_node(full, pos.board_key());
-        result
+        Value::disproven(dh, rep, holds).settled_at(depth)
     }
 
     /// An OR node with one ply left: mated if one of its checks `moves` mates at once (the
@@ -568,85 +613,70 @@ impl<'a> Search<'a> {
             } = exp.summary_and();
             if dn == 0 {
                 let v = self.refuted_by(pos, &exp.children[best], &exp.caps, depth);
-                self.record(
-                    pos,
-                    depth,
-                    v,
-                    Some(exp.children[best].mv),
-                    self.monitor.nodes - start_nodes + 1,
-                );
-                break v;
+                break self.close(pos, depth, v, Some(exp.children[best].mv), start_nodes);
             }
             if pn == 0 {
                 let guard = hands::interposition_guard(pos, self.attacker);
                 let (ph, len, longest) = exp.proof(guard, hand);
                 let v = exp.resting(Value::proven(ph, len)).settled_at(depth);
-                self.record(
-                    pos,
-                    depth,
-                    v,
-                    Some(longest),
-                    self.monitor.nodes - start_nodes + 1,
-                );
-                break v;
+                break self.close(pos, depth, v, Some(longest), start_nodes);
             }
             if pn >= th_pn || dn >= th_dn || self.monitor.stopped() {
-                // An open node's `len` is the budget its numbers were searched with.
-                let v = Value {
-                    pn,
-                    dn,
-                    hand,
-                    len: budget,
-                    rep: NOT_ON_PATH,
-                    rests_on: NOT_ON_PATH,
-                };
-                let bm = exp.children[best].mv;
-                self.record(
-                    pos,
-                    depth,
-                    v,
-                    Some(bm),
-                    self.monitor.nodes - start_nodes + 1,
-                );
-                break v;
+                let v = self.open_value(pos, pn, dn, budget);
+                break self.close(pos, depth, v, Some(exp.children[best].mv), start_nodes);
             }
             let child_th_dn = reply_epsilon_threshold(th_dn, second);
             let (best_pn, _) = effective(&exp.children[best], &exp.caps);
             let child_th_pn = remaining_threshold(th_pn, pn, best_pn);
-            let ch = &exp.children[best];
-            let real = ch.v;
-            let open_capture =
-                ch.q.map(|i| (i as usize, exp.caps[i as usize]))
-                    .filter(|(_, q)| !q.is_disproven());
-            match open_capture {
-                Some((qi, q)) if real.is_disproven() || q.pn <= real.pn => {
-                    // The capture position: the reply is an OR of its two refutations.
-                    let th = if real.is_disproven() {
-                        (child_th_pn, child_th_dn)
-                    } else {
-                        (
-                            epsilon_threshold(child_th_pn, real.pn),
-                            remaining_threshold(child_th_dn, add(real.dn, q.dn), q.dn),
-                        )
-                    };
-                    self.search_capture(&node, best, qi, th, &mut exp);
-                }
-                _ => {
-                    let th = match open_capture {
-                        Some((_, q)) => (
-                            epsilon_threshold(child_th_pn, q.pn),
-                            remaining_threshold(child_th_dn, add(real.dn, q.dn), real.dn),
-                        ),
-                        None => (child_th_pn, child_th_dn),
-                    };
-                    if let Some(v) = self.search_reply(&node, best, th, &mut exp) {
-                        break v;
-                    }
-                }
+            if let Some(v) = self.descend_and(&node, best, (child_th_pn, child_th_dn), &mut exp) {
+                break v;
             }
         };
         self.path.leave_node(full, pos.board_key());
         result
+    }
+
+    /// Searches below the AND node's reply `exp.children[best]` with the thresholds `th` it
+    /// may use: its capture position (when it is an interposition whose capture is still open
+    /// and looks no harder) or the reply itself. The reply is an OR of its two refutations,
+    /// so each gets thresholds that leave room for the other. Returns the node's value if a
+    /// drop brought in by a proof already disproves it.
+    fn descend_and(
+        &mut self,
+        node: &AndNode<'_>,
+        best: usize,
+        (child_th_pn, child_th_dn): (PnDn, PnDn),
+        exp: &mut Expansion,
+    ) -> Option<Value> {
+        let ch = &exp.children[best];
+        let real = ch.v;
+        let open_capture =
+            ch.q.map(|i| (i as usize, exp.caps[i as usize]))
+                .filter(|(_, q)| !q.is_disproven());
+        match open_capture {
+            Some((qi, q)) if real.is_disproven() || q.pn <= real.pn => {
+                let th = if real.is_disproven() {
+                    (child_th_pn, child_th_dn)
+                } else {
+                    (
+                        epsilon_threshold(child_th_pn, real.pn),
+                        remaining_threshold(child_th_dn, add(real.dn, q.dn), q.dn),
+                    )
+                };
+                self.search_capture(node, best, qi, th, exp);
+                None
+            }
+            _ => {
+                let th = match open_capture {
+                    Some((_, q)) => (
+                        epsilon_threshold(child_th_pn, q.pn),
+                        remaining_threshold(child_th_dn, add(real.dn, q.dn), real.dn),
+                    ),
+                    None => (child_th_pn, child_th_dn),
+                };
+                self.search_reply(node, best, th, exp)
+            }
+        }
     }
 
     /// The first expansion of an AND node: every board reply (with its capture position when
