@@ -37,9 +37,9 @@ struct Args {
     #[arg(long = "shortest-nodes", value_parser = common::parse_allowance)]
     shortest_nodes: Option<u64>,
     /// Do not tighten the line when a search for a shorter mate runs out of nodes (see
-    /// `SolverConfig::shortcuts`).
-    #[arg(long = "no-shortcuts")]
-    no_shortcuts: bool,
+    /// `SolverConfig::tighten_line`).
+    #[arg(long = "no-tighten-line")]
+    no_tighten_line: bool,
     /// Only problems whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -60,7 +60,7 @@ fn main() {
             .hash_mib(args.hash_mb)
             .time_limit(Some(Duration::from_secs_f64(args.time)))
             .shortest_node_limit(args.shortest_nodes)
-            .shortcuts(!args.no_shortcuts),
+            .tighten_line(!args.no_tighten_line),
     );
     // Mapped now, as a solver that has run before is: the first run is not charged for it.
     solver.prefault();

@@ -25,7 +25,7 @@
 //! | `NodesLimit` | 0 | stop after about this many nodes (0: no limit); `checkmate timeout` then |
 //! | `ShortestNodes` | 0 | nodes allowed, after the first proof, for proving the length shortest and walking the line (`tsume::solver::SolverConfig::shortest_node_limit`; 0: the library default, 10,000,000; the largest value: no limit; a `go mate` time limit that runs out during this work still gives the mate found) |
 //! | `PvInterval` | 1000 | milliseconds between `info time .. nodes .. nps .. hashfull ..` lines during a search (0: none) |
-//! | `Shortcuts` | true | the line tightening (`tsume::solver::SolverConfig::shortcuts`) |
+//! | `TightenLine` | true | the line tightening (`tsume::solver::SolverConfig::tighten_line`) |
 //! | `MaxMateLength` | 0 | look only for mates of at most this many plies (0: any); `checkmate nomate` then means none that short |
 //! | `FillDefenderHand` | false | give the defender every piece not on the board or in the attacker's hand (残り駒全部), for a GUI board whose defender's hand was left empty |
 //!
@@ -136,7 +136,7 @@ struct Options {
     nodes_limit: u64,
     shortest_nodes: u64,
     pv_interval_ms: u64,
-    shortcuts: bool,
+    tighten_line: bool,
     max_mate_length: u32,
     fill_defender_hand: bool,
 }
@@ -157,7 +157,7 @@ impl Default for Options {
             nodes_limit: 0,
             shortest_nodes: 0,
             pv_interval_ms: 1000,
-            shortcuts: true,
+            tighten_line: true,
             max_mate_length: 0,
             fill_defender_hand: false,
         }
@@ -185,7 +185,10 @@ impl Options {
                 "option name PvInterval type spin default {} min 0 max 3600000",
                 d.pv_interval_ms
             ),
-            format!("option name Shortcuts type check default {}", d.shortcuts),
+            format!(
+                "option name TightenLine type check default {}",
+                d.tighten_line
+            ),
             format!(
                 "option name MaxMateLength type spin default {} min 0 max {LENGTH_MAX}",
                 d.max_mate_length
@@ -229,7 +232,8 @@ impl Options {
             "nodeslimit" => spin(SPIN_MAX).map(|n| self.nodes_limit = n),
             "shortestnodes" => spin(SPIN_MAX).map(|n| self.shortest_nodes = n),
             "pvinterval" => spin(3_600_000).map(|n| self.pv_interval_ms = n),
-            "shortcuts" => check().map(|b| self.shortcuts = b),
+            // `Shortcuts`: its name before 0.1, still sent by a GUI that saved it.
+            "tightenline" | "shortcuts" => check().map(|b| self.tighten_line = b),
             "maxmatelength" => spin(LENGTH_MAX).map(|n| self.max_mate_length = n as u32),
             "filldefenderhand" => check().map(|b| self.fill_defender_hand = b),
             // Every GUI sends it; a mate search does not ponder in the background.
@@ -255,7 +259,7 @@ impl Options {
             .node_limit(nonzero(self.nodes_limit))
             .shortest_node_limit(nonzero(self.shortest_nodes))
             .progress_interval(Duration::from_millis(self.pv_interval_ms.max(1)))
-            .shortcuts(self.shortcuts)
+            .tighten_line(self.tighten_line)
             .max_mate_length((self.max_mate_length > 0).then_some(self.max_mate_length))
     }
 }

@@ -623,7 +623,7 @@ fn microcosmos_at(ply: usize) -> (Position, usize) {
 /// The end of Microcosmos from ply 1320 of its published solution (205 plies left, the rest
 /// of a main line being a main line): the default solver must give exactly that length. Its
 /// first proof has 213 plies, wasted in some knight-drop cycles; the searches from the root
-/// and the line tightening (`SolverConfig::shortcuts`) bring it down (the tightening's part
+/// and the line tightening (`SolverConfig::tighten_line`) bring it down (the tightening's part
 /// alone is `shortest::tests::tightening_the_first_line_finds_the_shortcuts`). About 13 s.
 #[test]
 fn microcosmos_tail_lengths_are_exact() {

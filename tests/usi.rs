@@ -216,7 +216,7 @@ fn a_whole_conversation() {
         "NodesLimit type spin default 0 min 0",
         "ShortestNodes type spin default 0 min 0",
         "PvInterval type spin default 1000 min 0",
-        "Shortcuts type check default true",
+        "TightenLine type check default true",
         "MaxMateLength type spin default 0 min 0",
         "FillDefenderHand type check default false",
     ] {
@@ -242,7 +242,7 @@ fn a_whole_conversation() {
         l.starts_with("info string setoption: bad value '-5' for option NodesLimit"),
         "{l}"
     );
-    e.send("setoption name Shortcuts value maybe");
+    e.send("setoption name TightenLine value maybe");
     let l = e.next(secs(5)).unwrap();
     assert!(l.contains("expected true or false"), "{l}");
     e.send("setoption USI_Hash 5");

@@ -6,7 +6,7 @@ use super::run::*;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::solver::futile;
-use crate::solver::line;
+use crate::solver::line::{self, WalkMode};
 use crate::solver::search::{NodeKind, Within};
 
 impl Checker<'_, '_> {
@@ -133,8 +133,7 @@ impl Checker<'_, '_> {
             child,
             path,
             (rest - 1) as u16,
-            true,
-            false,
+            WalkMode::main_line(true, false),
             self.cap,
         );
         match line {

@@ -113,7 +113,7 @@ pub(crate) fn run(
         Plies::Unlimited,
         config.get_shortest_node_limit(),
         false,
-        config.get_shortcuts(),
+        config.get_tighten_line(),
     );
     let main_line = match outcome {
         Outcome::Mate(line) => Some(line),

@@ -31,7 +31,7 @@ pub struct SolverConfig {
     shortest_node_limit: Option<u64>,
     defences: bool,
     max_mate_length: Option<u32>,
-    shortcuts: bool,
+    tighten_line: bool,
 }
 
 impl Default for SolverConfig {
@@ -72,7 +72,7 @@ impl SolverConfig {
             shortest_node_limit: None,
             defences: false,
             max_mate_length: None,
-            shortcuts: true,
+            tighten_line: true,
         }
     }
 
@@ -166,11 +166,11 @@ impl SolverConfig {
     /// tightened again (and once more after a search from the root shortens it further).
     /// On by default. It finds shortcuts that a search from the root cannot
     /// afford to (it would have to re-prove the whole line under a tighter bound first); on
-    /// problems without such shortcuts it costs one pass of small searches along the line
-    /// (measurements: the history of benches/README.md in git). The length is still only called proven minimal when
-    /// a search from the root finds no mate two plies shorter.
-    pub fn shortcuts(mut self, on: bool) -> SolverConfig {
-        self.shortcuts = on;
+    /// problems without such shortcuts it costs one pass of small searches along the line.
+    /// The length is still only called proven minimal when a search from the root finds no
+    /// mate two plies shorter.
+    pub fn tighten_line(mut self, on: bool) -> SolverConfig {
+        self.tighten_line = on;
         self
     }
 
@@ -240,9 +240,9 @@ impl SolverConfig {
         self.shortest_node_limit
     }
 
-    /// Whether the line is tightened ([`SolverConfig::shortcuts`]).
-    pub fn get_shortcuts(&self) -> bool {
-        self.shortcuts
+    /// Whether the line is tightened ([`SolverConfig::tighten_line`]).
+    pub fn get_tighten_line(&self) -> bool {
+        self.tighten_line
     }
 
     /// Whether the defender plies' replies are recorded ([`SolverConfig::defences`]).

@@ -166,7 +166,7 @@ impl Solver {
             Plies::limit(config.get_max_mate_length()),
             config.get_shortest_node_limit(),
             config.get_defences(),
-            config.get_shortcuts(),
+            config.get_tighten_line(),
         );
         Solution {
             outcome,

@@ -58,14 +58,8 @@ struct Judged {
 /// One line walk: the search it asks its questions of, and its state.
 pub(crate) struct LineWalk<'s, 'a> {
     search: &'s mut Search<'a>,
-    /// Whether the length bound the walk starts from is proven minimal: every node on the
-    /// line then has exactly its budget as mate length.
-    tight: bool,
-    /// Whether to record the replies at defender plies.
-    defences: bool,
-    /// Whether equally long choices are compared near the end of the line (the 駒余り rules);
-    /// off for the quick walks of the line tightening, which only need a line that fits.
-    compare: bool,
+    /// What the walk does.
+    mode: WalkMode,
     /// Stays true while every choice was decided exactly.
     exact: bool,
     steps: u64,
@@ -75,9 +69,53 @@ pub(crate) struct LineWalk<'s, 'a> {
     hard_until: u64,
     /// The step count the walk ends at, once it walks on the table alone.
     table_steps_until: Option<u64>,
-    /// Whether a futile interposition proven to last the budget is shown (with its capture)
-    /// where the counted replies' line falls short ([`extract_line_showing_futile`]).
-    futile_longest: bool,
+}
+
+/// What a line walk does beside walking a line that mates within its budget.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WalkMode {
+    /// The length bound the walk starts from is proven minimal: every node on the line then
+    /// has exactly its budget as mate length (the main line's walk after a proof of length).
+    pub(crate) minimal: bool,
+    /// Record the replies at defender plies ([`MateLine::defences`](super::MateLine::defences)).
+    pub(crate) defences: bool,
+    /// Compare equally long choices near the end of the line (the 駒余り rules); off for the
+    /// quick walks of the line tightening, which only need a line that fits.
+    pub(crate) compare: bool,
+    /// Where the counted replies' line falls short, show a futile interposition proven to
+    /// last the budget (with its capture): the one case the futile-interposition rule cannot
+    /// show without counting, for when the ordinary walk, retried, still falls short.
+    pub(crate) futile_longest: bool,
+}
+
+impl WalkMode {
+    /// The walk of the main line: equally long choices compared; `minimal` and `defences`
+    /// as above.
+    pub(crate) fn main_line(minimal: bool, defences: bool) -> WalkMode {
+        WalkMode {
+            minimal,
+            defences,
+            compare: true,
+            futile_longest: false,
+        }
+    }
+
+    /// [`WalkMode::main_line`] that also shows a futile interposition as the longest
+    /// defence where nothing else lasts the budget.
+    pub(crate) fn showing_futile(self) -> WalkMode {
+        WalkMode {
+            futile_longest: true,
+            ..self
+        }
+    }
+
+    /// What the line tightening needs: any line that fits, as quickly as the table gives it.
+    pub(crate) const QUICK: WalkMode = WalkMode {
+        minimal: false,
+        defences: false,
+        compare: false,
+        futile_longest: false,
+    };
 }
 
 /// Walks the main line out of a root proven mated within `budget` plies: at attacker nodes
@@ -95,32 +133,11 @@ pub(crate) fn extract_line(
     root: &Position,
     path: &[u64],
     budget: u16,
-    minimal: bool,
-    defences: bool,
+    mode: WalkMode,
     allowance: u64,
 ) -> Option<WalkedLine> {
     let until = search.nodes().saturating_add(allowance);
-    LineWalk::new(search, minimal, defences, true, until).run(root, path, budget)
-}
-
-/// [`extract_line`] that, where no counted reply's line lasts the budget but a futile
-/// interposition is shown to (neither its own child nor its capture position is mated two
-/// plies sooner), shows that interposition and its capture: the longest defence is then that
-/// futile interposition (see `crate::rules`, the one case the rule cannot show without
-/// counting). For when the ordinary walk, retried, still falls short.
-pub(crate) fn extract_line_showing_futile(
-    search: &mut Search<'_>,
-    root: &Position,
-    path: &[u64],
-    budget: u16,
-    minimal: bool,
-    defences: bool,
-    allowance: u64,
-) -> Option<WalkedLine> {
-    let until = search.nodes().saturating_add(allowance);
-    let mut walk = LineWalk::new(search, minimal, defences, true, until);
-    walk.futile_longest = true;
-    walk.run(root, path, budget)
+    LineWalk::new(search, mode, until).run(root, path, budget)
 }
 
 /// A line from `root` that mates within `budget` plies, walked from the table with as few
@@ -133,35 +150,26 @@ pub(crate) fn quick_line(
     budget: u16,
 ) -> Option<WalkedLine> {
     let until = search.nodes();
-    LineWalk::new(search, false, false, false, until).run(root, path, budget)
+    LineWalk::new(search, WalkMode::QUICK, until).run(root, path, budget)
 }
 
 impl<'s, 'a> LineWalk<'s, 'a> {
-    fn new(
-        search: &'s mut Search<'a>,
-        tight: bool,
-        defences: bool,
-        compare: bool,
-        until: u64,
-    ) -> LineWalk<'s, 'a> {
+    fn new(search: &'s mut Search<'a>, mode: WalkMode, until: u64) -> LineWalk<'s, 'a> {
         LineWalk {
             search,
-            tight,
-            defences,
-            compare,
+            mode,
             exact: true,
             steps: 0,
             until,
             hard_until: until.saturating_add(WALK_OVERRUN_NODES),
             table_steps_until: None,
-            futile_longest: false,
         }
     }
 
     /// Whether choices are still decided exactly: the length is proven minimal and the
     /// allowance lasts.
     fn deciding(&self) -> bool {
-        self.tight && self.search.nodes() < self.until
+        self.mode.minimal && self.search.nodes() < self.until
     }
 
     /// Whether the walk may still search (and compare equally long choices).
@@ -172,7 +180,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     /// Nodes one decision may search now: at length while a whole one fits in the allowance,
     /// a few past it, none (the table only) past [`WALK_OVERRUN_NODES`] more.
     fn cap(&self) -> Option<u64> {
-        if self.tight && self.until.saturating_sub(self.search.nodes()) >= DECISION_NODES {
+        if self.mode.minimal && self.until.saturating_sub(self.search.nodes()) >= DECISION_NODES {
             Some(DECISION_NODES)
         } else if self.searching() {
             Some(DECISION_NODES_LOOSE)
@@ -274,7 +282,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         // it makes the choice independent of what the table happens to hold.
         // Past the walk's allowance the table goes first and the choice is no longer exact.
         let decide = self.deciding();
-        let wanted = self.compare && b <= EXHAUSTIVE_PLIES as i32;
+        let wanted = self.mode.compare && b <= EXHAUSTIVE_PLIES as i32;
         let compare = wanted && self.searching();
         if wanted && !compare && children.len() > 1 {
             // The 駒余り comparison is skipped: the choice is no longer the rule's.
@@ -388,7 +396,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         let open = js.iter().filter(|j| j.short.is_none()).count();
         self.narrow(&mut js, &mut showable, b, keys);
         let standing = showable.iter().filter(|&&i| !js[i].long).count();
-        if standing > 1 || (standing == 1 && !self.tight) {
+        if standing > 1 || (standing == 1 && !self.mode.minimal) {
             self.exact = false;
         }
         // With the limits spent, a reply that could be neither shown nor shown to be shorter
@@ -403,7 +411,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         }
         let counted = showable;
         let (chosen, mut sub) = match self.walk_counted(&js, &counted, b, keys) {
-            Some(found) if !self.futile_longest || found.1.rev.len() as i32 + 1 >= b => found,
+            Some(found) if !self.mode.futile_longest || found.1.rev.len() as i32 + 1 >= b => found,
             Some(found) => {
                 // No counted reply lasts the budget, but an interposition does (its child and
                 // its capture position both not mated sooner): show it, the longer line kept.
@@ -421,9 +429,9 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             }
             None => self.walk_futile_shown(pos, &js, distant, b, keys)?,
         };
-        if self.defences {
+        if self.mode.defences {
             let from_end = sub.rev.len() + 1;
-            let single = open == 1 && self.tight;
+            let single = open == 1 && self.mode.minimal;
             let replies = js
                 .iter()
                 .enumerate()
@@ -558,7 +566,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
         b: i32,
         keys: &mut Vec<u64>,
     ) -> Option<(usize, Sub)> {
-        let wanted = self.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        let wanted = self.mode.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
         let compare = wanted && self.searching();
         if wanted && !compare && counted.len() > 1 {
             self.exact = false;
@@ -647,7 +655,15 @@ mod tests {
         let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
         let v = search.solve_node(&pos, NodeKind::Or, 0, Plies::Unlimited);
         assert_eq!(v.pn, 0, "a mate");
-        let w = extract_line(&mut search, &pos, &[], 3, true, true, 1_000_000).expect("a line");
+        let w = extract_line(
+            &mut search,
+            &pos,
+            &[],
+            3,
+            WalkMode::main_line(true, true),
+            1_000_000,
+        )
+        .expect("a line");
         assert_eq!(
             crate::japanese_line(&pos, &w.moves).join(" "),
             "▲５二角成 △同　銀左 ▲４二銀打"
@@ -679,7 +695,7 @@ mod tests {
         let mut table = Table::new(1);
         table.new_search();
         let mut search = Search::new(&mut table, crate::Color::Black, Limits::for_tests());
-        let mut walk = LineWalk::new(&mut search, true, true, true, 1_000_000);
+        let mut walk = LineWalk::new(&mut search, WalkMode::main_line(true, true), 1_000_000);
         let sub = walk
             .walk_and(&pos, 2, &mut keys)
             .expect("mated within 2 on this line");

@@ -103,7 +103,7 @@
 //!   (`Some(1)`) gives the first verified mate at once, and a time limit that runs out during
 //!   this work still gives the mate found so far.
 //!   When one such search runs out of its share, the line found so far is tightened from its end
-//!   back to the root ([`SolverConfig::shortcuts`], on by default): at each attacker node every
+//!   back to the root ([`SolverConfig::tighten_line`], on by default): at each attacker node every
 //!   other check gets a small bounded search for a mate two plies sooner (a shortcut: 300 nodes
 //!   for a check the line itself plays at a later attacker ply, the usual move-order waste, and 30
 //!   for the rest), and each

@@ -226,7 +226,7 @@ impl MateLine {
     /// For each defender ply of the line, the replies considered with their mate lengths
     /// (only with [`SolverConfig::defences`](crate::solver::SolverConfig::defences); empty in the rare case where a limit ran out
     /// while the mate was being shortened and a line walked before is reported, see
-    /// [`SolverConfig::shortcuts`](crate::solver::SolverConfig::shortcuts)).
+    /// [`SolverConfig::tighten_line`](crate::solver::SolverConfig::tighten_line)).
     pub fn defences(&self) -> &[DefenderChoice] {
         &self.defences
     }

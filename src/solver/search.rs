@@ -308,7 +308,8 @@ impl<'a> Search<'a> {
             return v;
         }
         let full = pos.key();
-        self.path.enter_node(full, pos.board_key(), pos.hand(self.attacker), depth);
+        self.path
+            .enter_node(full, pos.board_key(), pos.hand(self.attacker), depth);
         let mut children = match self.expand_or(pos, &moves, depth, budget) {
             Ok(children) => children,
             Err(v) => {
@@ -344,8 +345,7 @@ impl<'a> Search<'a> {
             let child_th_dn = remaining_threshold(th_dn, dn, children[best].v.dn);
             let mut c = pos.clone();
             c.play_unchecked(children[best].mv);
-            children[best].v =
-                self.and_node(&c, child_th_pn, child_th_dn, depth + 1, budget.dec());
+            children[best].v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, budget.dec());
         };
         self.path.leave_node(full, pos.board_key());
         result

@@ -7,7 +7,7 @@ use super::budgets::{
     TOP_DOWN_FIRST_PROOF, TOP_DOWN_STEP_PART, WALK_PART, WALK_RETRIES,
 };
 use super::config::SolverConfig;
-use super::line;
+use super::line::{self, WalkMode};
 use super::outcome::{LineCut, MateLine, Outcome, StopReason, UnverifiedLine, WalkedLine};
 use super::plies::{BOTTOM_UP_PLIES, Plies};
 use super::search::{NodeKind, Search, Within};
@@ -24,7 +24,7 @@ pub(crate) fn outcome(
     max_length: Plies,
     shortest_nodes: Option<u64>,
     defences: bool,
-    shortcuts: bool,
+    tighten: bool,
 ) -> Outcome {
     let v = search.solve_node(pos, NodeKind::Or, 0, max_length);
     if let Some(reason) = search.aborted() {
@@ -37,7 +37,7 @@ pub(crate) fn outcome(
             v.len.plies(),
             shortest_nodes,
             defences,
-            shortcuts,
+            tighten,
         )
     } else if search.depth_limited() {
         Outcome::Unknown(StopReason::DepthLimit)
@@ -64,7 +64,7 @@ pub(crate) fn main_line(
     len: u16,
     shortest_nodes: Option<u64>,
     defences: bool,
-    shortcuts: bool,
+    tighten: bool,
 ) -> Outcome {
     let start = search.nodes();
     let allowance = shortest_nodes.unwrap_or(SolverConfig::DEFAULT_SHORTEST_NODES);
@@ -88,7 +88,7 @@ pub(crate) fn main_line(
             top_down: (start >= TOP_DOWN_FIRST_PROOF).then(|| start.saturating_add(start / 2)),
             root: true,
         },
-        shortcuts,
+        tighten,
     );
     let (mut bound, minimal) = (short.len, short.minimal);
     // The walk's decisions search at length with what is left of the allowance (with the
@@ -102,16 +102,16 @@ pub(crate) fn main_line(
     if shortest_nodes.is_none() {
         left = left.min((start / WALK_PART).max(MIN_WALK_NODES));
     }
-    let mut walked =
-        line::extract_line(search, pos, &[], bound, minimal, defences, left).or_else(|| {
-            line::quick_line(search, pos, &[], bound)
-                .or(short.line)
-                .or(first)
-                .map(|mut w| {
-                    w.exact = false;
-                    w
-                })
-        });
+    let mode = WalkMode::main_line(minimal, defences);
+    let mut walked = line::extract_line(search, pos, &[], bound, mode, left).or_else(|| {
+        line::quick_line(search, pos, &[], bound)
+            .or(short.line)
+            .or(first)
+            .map(|mut w| {
+                w.exact = false;
+                w
+            })
+    });
     // A line shorter than the bound: its defender plays a reply the walk could not show
     // to be the longest. Prove the line's own length where it can be afforded: an eighth
     // of the allowance of its own, since the shortening may have spent all of it.
@@ -131,7 +131,7 @@ pub(crate) fn main_line(
                 bound = l;
                 search.mark_shorter_mate(bound);
                 let left = confirm_at.saturating_sub(search.nodes());
-                match line::extract_line(search, pos, &[], bound, minimal, defences, left) {
+                match line::extract_line(search, pos, &[], bound, mode, left) {
                     Some(again) => walked = Some(again),
                     None => break,
                 }
@@ -152,7 +152,7 @@ pub(crate) fn main_line(
             break;
         }
         walk_nodes = walk_nodes.saturating_mul(2);
-        match line::extract_line(search, pos, &[], bound, minimal, defences, walk_nodes) {
+        match line::extract_line(search, pos, &[], bound, mode, walk_nodes) {
             Some(again) => walked = Some(again),
             None => break,
         }
@@ -174,15 +174,8 @@ pub(crate) fn main_line(
         let main = w.budget == bound && w.moves.len() >= bound as usize;
         let spent = shortest_nodes.is_some() && search.nodes() >= confirm_at;
         if !main && !spent && search.aborted().is_none() {
-            if let Some(again) = line::extract_line_showing_futile(
-                search,
-                pos,
-                &[],
-                bound,
-                minimal,
-                defences,
-                walk_nodes,
-            ) {
+            let mode = mode.showing_futile();
+            if let Some(again) = line::extract_line(search, pos, &[], bound, mode, walk_nodes) {
                 if again.budget == bound && again.moves.len() >= bound as usize {
                     walked = Some(again);
                 }
