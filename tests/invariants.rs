@@ -7,7 +7,7 @@
 //!   `gives_check`, `evasions` against `legal_moves`, no duplicate moves, `is_legal` /
 //!   `check_legality` / `play` against the generated moves on a superset of candidate moves,
 //!   king safety after every move, equal keys for transpositions. The generated moves are also
-//!   compared with a slow, independent reference move generator written in this file.
+//!   compared with a slow, independent reference move generator (tests/common/reference.rs).
 //! * `Position::from_sfen` never panics (arbitrary strings, SFEN-like strings, mutated valid
 //!   SFENs), and what it accepts round-trips and satisfies the static rules (checked by an
 //!   independent validator, which must also agree with it on randomly built boards).
@@ -21,6 +21,9 @@
 //! No regression files are written. `cargo test --release --test invariants` takes about
 //! 15-25 s on two cores; debug builds are about ten times slower.
 
+mod common;
+
+use common::reference::{Rng, *};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::collections::{HashMap, HashSet};
@@ -38,602 +41,6 @@ fn config(cases: u32) -> ProptestConfig {
         max_shrink_iters: 2_000,
         ..ProptestConfig::default()
     }
-}
-
-// =============================================================================================
-// A small deterministic RNG (splitmix64).
-// =============================================================================================
-
-#[derive(Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x0123_4567_89ab_cdef)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// True with probability `num / den`.
-    fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
-
-// =============================================================================================
-// An independent, slow reference model of the rules: a plain array board.
-// =============================================================================================
-
-const ALL_KINDS: [PieceKind; 14] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-    PieceKind::Gold,
-    PieceKind::King,
-    PieceKind::ProPawn,
-    PieceKind::ProLance,
-    PieceKind::ProKnight,
-    PieceKind::ProSilver,
-    PieceKind::Horse,
-    PieceKind::Dragon,
-];
-
-/// Kinds that can be held in hand, in the order SFEN writes them.
-const HAND_SFEN_ORDER: [PieceKind; 7] = [
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-    PieceKind::Pawn,
-];
-
-fn hand_slot(k: PieceKind) -> usize {
-    match k {
-        PieceKind::Pawn => 0,
-        PieceKind::Lance => 1,
-        PieceKind::Knight => 2,
-        PieceKind::Silver => 3,
-        PieceKind::Bishop => 4,
-        PieceKind::Rook => 5,
-        PieceKind::Gold => 6,
-        _ => panic!("not a hand kind: {k:?}"),
-    }
-}
-
-/// The unpromoted kind.
-fn base_of(k: PieceKind) -> PieceKind {
-    match k {
-        PieceKind::ProPawn => PieceKind::Pawn,
-        PieceKind::ProLance => PieceKind::Lance,
-        PieceKind::ProKnight => PieceKind::Knight,
-        PieceKind::ProSilver => PieceKind::Silver,
-        PieceKind::Horse => PieceKind::Bishop,
-        PieceKind::Dragon => PieceKind::Rook,
-        other => other,
-    }
-}
-
-/// The promoted kind, for kinds that promote.
-fn promoted_of(k: PieceKind) -> Option<PieceKind> {
-    match k {
-        PieceKind::Pawn => Some(PieceKind::ProPawn),
-        PieceKind::Lance => Some(PieceKind::ProLance),
-        PieceKind::Knight => Some(PieceKind::ProKnight),
-        PieceKind::Silver => Some(PieceKind::ProSilver),
-        PieceKind::Bishop => Some(PieceKind::Horse),
-        PieceKind::Rook => Some(PieceKind::Dragon),
-        _ => None,
-    }
-}
-
-fn is_promoted(k: PieceKind) -> bool {
-    base_of(k) != k
-}
-
-fn full_set(base: PieceKind) -> u32 {
-    match base {
-        PieceKind::Pawn => 18,
-        PieceKind::Bishop | PieceKind::Rook | PieceKind::King => 2,
-        _ => 4,
-    }
-}
-
-fn letter(base: PieceKind) -> char {
-    match base {
-        PieceKind::Pawn => 'P',
-        PieceKind::Lance => 'L',
-        PieceKind::Knight => 'N',
-        PieceKind::Silver => 'S',
-        PieceKind::Bishop => 'B',
-        PieceKind::Rook => 'R',
-        PieceKind::Gold => 'G',
-        PieceKind::King => 'K',
-        other => panic!("not a base kind: {other:?}"),
-    }
-}
-
-fn piece_token(c: Color, k: PieceKind) -> String {
-    let mut s = String::new();
-    if is_promoted(k) {
-        s.push('+');
-    }
-    let l = letter(base_of(k));
-    s.push(if c == Color::Black {
-        l
-    } else {
-        l.to_ascii_lowercase()
-    });
-    s
-}
-
-/// Rank counted from `c`'s side: 1 is the farthest rank.
-fn rel_rank(c: Color, rank: i8) -> i8 {
-    if c == Color::Black { rank } else { 10 - rank }
-}
-
-fn in_zone(c: Color, rank: i8) -> bool {
-    rel_rank(c, rank) <= 3
-}
-
-/// Whether a piece of `c` and `k` on `rank` could never move again.
-fn is_dead(c: Color, k: PieceKind, rank: i8) -> bool {
-    let r = rel_rank(c, rank);
-    match k {
-        PieceKind::Pawn | PieceKind::Lance => r <= 1,
-        PieceKind::Knight => r <= 2,
-        _ => false,
-    }
-}
-
-const ORTH: &[(i8, i8)] = &[(0, -1), (0, 1), (-1, 0), (1, 0)];
-const DIAG: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
-const GOLD_STEPS: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
-const SILVER_STEPS: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
-const KING_STEPS: &[(i8, i8)] = &[
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-
-/// A list of directions (file delta, rank delta).
-type Dirs = &'static [(i8, i8)];
-
-/// Step and slide directions of a kind for Black, as (file delta, rank delta); rank delta -1
-/// is forward for Black.
-fn movement(k: PieceKind) -> (Dirs, Dirs) {
-    match k {
-        PieceKind::Pawn => (&[(0, -1)], &[]),
-        PieceKind::Lance => (&[], &[(0, -1)]),
-        PieceKind::Knight => (&[(-1, -2), (1, -2)], &[]),
-        PieceKind::Silver => (SILVER_STEPS, &[]),
-        PieceKind::Gold
-        | PieceKind::ProPawn
-        | PieceKind::ProLance
-        | PieceKind::ProKnight
-        | PieceKind::ProSilver => (GOLD_STEPS, &[]),
-        PieceKind::King => (KING_STEPS, &[]),
-        PieceKind::Bishop => (&[], DIAG),
-        PieceKind::Rook => (&[], ORTH),
-        PieceKind::Horse => (ORTH, DIAG),
-        PieceKind::Dragon => (DIAG, ORTH),
-    }
-}
-
-/// A direction as seen by `c` (White's pieces are Black's turned by 180 degrees).
-fn orient(c: Color, d: (i8, i8)) -> (i8, i8) {
-    if c == Color::Black { d } else { (-d.0, -d.1) }
-}
-
-fn on_board(f: i8, r: i8) -> bool {
-    (1..=9).contains(&f) && (1..=9).contains(&r)
-}
-
-fn sq(f: i8, r: i8) -> Square {
-    Square::new(f as u8, r as u8).expect("square on the board")
-}
-
-/// A move of the reference model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum NMove {
-    Board {
-        from: (i8, i8),
-        to: (i8, i8),
-        promote: bool,
-    },
-    Drop {
-        kind: PieceKind,
-        to: (i8, i8),
-    },
-}
-
-impl NMove {
-    fn to_move(self) -> Move {
-        match self {
-            NMove::Board { from, to, promote } => {
-                Move::new_normal(sq(from.0, from.1), sq(to.0, to.1), promote)
-            }
-            NMove::Drop { kind, to } => Move::new_drop(kind, sq(to.0, to.1)),
-        }
-    }
-}
-
-/// The reference position: `board[file][rank]` with files and ranks 1-9.
-#[derive(Clone, PartialEq, Eq, Debug)]
-struct Naive {
-    board: [[Option<(Color, PieceKind)>; 10]; 10],
-    hands: [[u32; 7]; 2],
-    side: Color,
-}
-
-impl Naive {
-    fn empty(side: Color) -> Naive {
-        Naive {
-            board: [[None; 10]; 10],
-            hands: [[0; 7]; 2],
-            side,
-        }
-    }
-
-    fn from_position(pos: &Position) -> Naive {
-        let mut n = Naive::empty(pos.side_to_move());
-        for f in 1..=9 {
-            for r in 1..=9 {
-                n.board[f as usize][r as usize] =
-                    pos.piece_at(sq(f, r)).map(|p| (p.color(), p.kind()));
-            }
-        }
-        for c in Color::ALL {
-            for k in HAND_SFEN_ORDER {
-                n.hands[c as usize][hand_slot(k)] = pos.hand(c).count(k) as u32;
-            }
-        }
-        n
-    }
-
-    fn at(&self, f: i8, r: i8) -> Option<(Color, PieceKind)> {
-        self.board[f as usize][r as usize]
-    }
-
-    fn set(&mut self, f: i8, r: i8, p: Option<(Color, PieceKind)>) {
-        self.board[f as usize][r as usize] = p;
-    }
-
-    fn squares() -> impl Iterator<Item = (i8, i8)> {
-        (1..=9i8).flat_map(|f| (1..=9i8).map(move |r| (f, r)))
-    }
-
-    fn king(&self, c: Color) -> Option<(i8, i8)> {
-        Naive::squares().find(|&(f, r)| self.at(f, r) == Some((c, PieceKind::King)))
-    }
-
-    /// Canonical SFEN, written independently of the library.
-    fn sfen(&self, move_number: Option<u32>) -> String {
-        let mut s = String::new();
-        for r in 1..=9 {
-            let mut empty = 0;
-            for f in (1..=9).rev() {
-                match self.at(f, r) {
-                    None => empty += 1,
-                    Some((c, k)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push_str(&piece_token(c, k));
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if r < 9 {
-                s.push('/');
-            }
-        }
-        s.push_str(if self.side == Color::Black {
-            " b "
-        } else {
-            " w "
-        });
-        let mut hands = String::new();
-        for c in Color::ALL {
-            for k in HAND_SFEN_ORDER {
-                let n = self.hands[c as usize][hand_slot(k)];
-                if n > 1 {
-                    hands.push_str(&n.to_string());
-                }
-                if n > 0 {
-                    let l = letter(k);
-                    hands.push(if c == Color::Black {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    });
-                }
-            }
-        }
-        if hands.is_empty() {
-            hands.push('-');
-        }
-        s.push_str(&hands);
-        if let Some(m) = move_number {
-            s.push(' ');
-            s.push_str(&m.to_string());
-        }
-        s
-    }
-
-    /// The pieces of `by` attacking square (f, r).
-    fn attackers(&self, f: i8, r: i8, by: Color) -> Vec<(i8, i8)> {
-        let mut out = Vec::new();
-        for &u in KING_STEPS {
-            let (mut x, mut y) = (f + u.0, r + u.1);
-            let mut dist = 1;
-            while on_board(x, y) {
-                if let Some((c, k)) = self.at(x, y) {
-                    if c == by {
-                        // The piece would move in direction -u to reach (f, r).
-                        let d = orient(by, (-u.0, -u.1));
-                        let (steps, slides) = movement(k);
-                        if (dist == 1 && steps.contains(&d)) || slides.contains(&d) {
-                            out.push((x, y));
-                        }
-                    }
-                    break;
-                }
-                x += u.0;
-                y += u.1;
-                dist += 1;
-            }
-        }
-        for &s in &[(-1i8, -2i8), (1, -2)] {
-            let s = orient(by, s);
-            let (x, y) = (f - s.0, r - s.1);
-            if on_board(x, y) && self.at(x, y) == Some((by, PieceKind::Knight)) {
-                out.push((x, y));
-            }
-        }
-        out
-    }
-
-    fn attacked(&self, f: i8, r: i8, by: Color) -> bool {
-        !self.attackers(f, r, by).is_empty()
-    }
-
-    fn in_check(&self, c: Color) -> bool {
-        match self.king(c) {
-            Some((f, r)) => self.attacked(f, r, c.flip()),
-            None => false,
-        }
-    }
-
-    /// Checks the static rules a position must satisfy.
-    fn validate(&self) -> Result<(), String> {
-        let mut counts: HashMap<PieceKind, u32> = HashMap::new();
-        let mut kings = [0u32; 2];
-        for (f, r) in Naive::squares() {
-            if let Some((c, k)) = self.at(f, r) {
-                *counts.entry(base_of(k)).or_default() += 1;
-                if k == PieceKind::King {
-                    kings[c as usize] += 1;
-                }
-                if is_dead(c, k, r) {
-                    return Err(format!("dead piece {} on {f}{r}", piece_token(c, k)));
-                }
-            }
-        }
-        for c in Color::ALL {
-            for k in HAND_SFEN_ORDER {
-                *counts.entry(k).or_default() += self.hands[c as usize][hand_slot(k)];
-            }
-        }
-        for (k, n) in &counts {
-            if *n > full_set(*k) {
-                return Err(format!("{n} pieces of kind {k:?}"));
-            }
-        }
-        if kings[0] > 1 || kings[1] > 1 {
-            return Err("two kings of one colour".into());
-        }
-        if kings == [0, 0] {
-            return Err("no king".into());
-        }
-        for c in Color::ALL {
-            for f in 1..=9 {
-                let pawns = (1..=9)
-                    .filter(|&r| self.at(f, r) == Some((c, PieceKind::Pawn)))
-                    .count();
-                if pawns > 1 {
-                    return Err(format!("nifu on file {f}"));
-                }
-            }
-        }
-        if self.in_check(self.side.flip()) {
-            return Err("the side not to move is in check".into());
-        }
-        Ok(())
-    }
-
-    /// Plays a (pseudo-legal) move.
-    fn apply(&mut self, m: NMove) {
-        let us = self.side;
-        match m {
-            NMove::Drop { kind, to } => {
-                self.hands[us as usize][hand_slot(kind)] -= 1;
-                self.set(to.0, to.1, Some((us, kind)));
-            }
-            NMove::Board { from, to, promote } => {
-                let (c, k) = self.at(from.0, from.1).expect("a piece to move");
-                if let Some((_, captured)) = self.at(to.0, to.1) {
-                    self.hands[us as usize][hand_slot(base_of(captured))] += 1;
-                }
-                let k = if promote {
-                    promoted_of(k).expect("promotable")
-                } else {
-                    k
-                };
-                self.set(from.0, from.1, None);
-                self.set(to.0, to.1, Some((c, k)));
-            }
-        }
-        self.side = us.flip();
-    }
-
-    /// Moves obeying movement, promotion and drop rules, ignoring king safety and
-    /// drop-pawn mate.
-    fn pseudo_moves(&self) -> Vec<NMove> {
-        let us = self.side;
-        let mut out = Vec::new();
-        for (f, r) in Naive::squares() {
-            let Some((c, k)) = self.at(f, r) else {
-                continue;
-            };
-            if c != us {
-                continue;
-            }
-            let mut targets = Vec::new();
-            let (steps, slides) = movement(k);
-            for &d in steps {
-                let d = orient(us, d);
-                let (x, y) = (f + d.0, r + d.1);
-                if on_board(x, y) && self.at(x, y).map(|p| p.0) != Some(us) {
-                    targets.push((x, y));
-                }
-            }
-            for &d in slides {
-                let d = orient(us, d);
-                let (mut x, mut y) = (f + d.0, r + d.1);
-                while on_board(x, y) {
-                    match self.at(x, y) {
-                        None => targets.push((x, y)),
-                        Some((c2, _)) => {
-                            if c2 != us {
-                                targets.push((x, y));
-                            }
-                            break;
-                        }
-                    }
-                    x += d.0;
-                    y += d.1;
-                }
-            }
-            for to in targets {
-                if promoted_of(k).is_some() && (in_zone(us, r) || in_zone(us, to.1)) {
-                    out.push(NMove::Board {
-                        from: (f, r),
-                        to,
-                        promote: true,
-                    });
-                }
-                if !is_dead(us, k, to.1) {
-                    out.push(NMove::Board {
-                        from: (f, r),
-                        to,
-                        promote: false,
-                    });
-                }
-            }
-        }
-        for k in HAND_SFEN_ORDER {
-            if self.hands[us as usize][hand_slot(k)] == 0 {
-                continue;
-            }
-            for (f, r) in Naive::squares() {
-                if self.at(f, r).is_some() || is_dead(us, k, r) {
-                    continue;
-                }
-                if k == PieceKind::Pawn
-                    && (1..=9).any(|y| self.at(f, y) == Some((us, PieceKind::Pawn)))
-                {
-                    continue;
-                }
-                out.push(NMove::Drop {
-                    kind: k,
-                    to: (f, r),
-                });
-            }
-        }
-        out
-    }
-
-    /// Whether a pseudo-legal move is legal: the mover's king is not left attacked, and a
-    /// pawn drop does not mate.
-    fn is_legal_pseudo(&self, m: NMove, check_pawn_mate: bool) -> bool {
-        let us = self.side;
-        let mut after = self.clone();
-        after.apply(m);
-        if after.in_check(us) {
-            return false;
-        }
-        if check_pawn_mate
-            && matches!(
-                m,
-                NMove::Drop {
-                    kind: PieceKind::Pawn,
-                    ..
-                }
-            )
-            && after.in_check(us.flip())
-            && after.legal_moves(false).is_empty()
-        {
-            return false;
-        }
-        true
-    }
-
-    /// Legal moves. With `check_pawn_mate` false, pawn drops that mate are kept (used to
-    /// answer "has the defender any reply", where a pawn drop is never an answer to a check
-    /// by an adjacent pawn anyway).
-    fn legal_moves(&self, check_pawn_mate: bool) -> Vec<NMove> {
-        self.pseudo_moves()
-            .into_iter()
-            .filter(|&m| self.is_legal_pseudo(m, check_pawn_mate))
-            .collect()
-    }
-}
-
-/// Reference perft with the naive model (to validate the model itself).
-fn naive_perft(n: &Naive, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = n.legal_moves(true);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .into_iter()
-        .map(|m| {
-            let mut c = n.clone();
-            c.apply(m);
-            naive_perft(&c, depth - 1)
-        })
-        .sum()
 }
 
 // =============================================================================================
@@ -1332,15 +739,18 @@ fn transposition_check(pos: &Position, rng: &mut Rng) -> Result<bool, TestCaseEr
     Ok(true)
 }
 
-/// A random playout of up to `len` plies from `root`, checking every position. One position
-/// in `exhaustive_every` gets the exhaustive candidate check (the root always does). Moves are
-/// chosen uniformly, or one time in three among the checks, if any. A failure or a panic
-/// reports the root SFEN and the moves played.
-fn playout(root: Position, seed: u64, len: usize, exhaustive_every: usize) -> TestResult {
+/// A playout from `root`, one ply per entry of `choices`, checking every position. One
+/// position in `exhaustive_every` gets the exhaustive candidate check (the root always does).
+/// A choice `c` picks among the checks, if any, when `c % 3 == 0`, else among all legal
+/// moves, the move at `c / 3` modulo their number; it also seeds the transposition check of
+/// its position. So proptest's shrinking works on playouts: fewer plies, and choices closer
+/// to 0 (the first moves generated). A failure or a panic reports the root SFEN and the moves
+/// played.
+fn playout(root: Position, choices: &[u32], exhaustive_every: usize) -> TestResult {
     let root_sfen = root.to_sfen();
     let mut history: Vec<String> = Vec::new();
     let result = catch_unwind(AssertUnwindSafe(|| {
-        playout_inner(root, seed, len, exhaustive_every, &mut history)
+        playout_inner(root, choices, exhaustive_every, &mut history)
     }));
     let error = match result {
         Ok(Ok(())) => return Ok(()),
@@ -1355,32 +765,48 @@ fn playout(root: Position, seed: u64, len: usize, exhaustive_every: usize) -> Te
 
 fn playout_inner(
     mut pos: Position,
-    seed: u64,
-    len: usize,
+    choices: &[u32],
     exhaustive_every: usize,
     history: &mut Vec<String>,
 ) -> TestResult {
-    let mut rng = Rng::new(seed.rotate_left(17) ^ 0xdead_beef);
     let mut book = KeyBook::default();
-    for ply in 0..=len {
+    for ply in 0..=choices.len() {
         check_position_guarded(&pos, ply % exhaustive_every == 0)?;
         book.record(&pos)?;
-        transposition_check(&pos, &mut rng)?;
+        let c = choices.get(ply).copied().unwrap_or(0);
+        transposition_check(&pos, &mut Rng::new(u64::from(c) ^ 0xdead_beef))?;
         let legal = pos.legal_moves();
-        if legal.is_empty() || ply == len {
+        if legal.is_empty() || ply == choices.len() {
             break;
         }
         let checks = pos.check_moves();
-        let m = if !checks.is_empty() && rng.chance(1, 3) {
-            rng.pick(&checks)
+        let among: &[Move] = if !checks.is_empty() && c % 3 == 0 {
+            &checks
         } else {
-            rng.pick(&legal)
+            &legal
         };
+        let m = among[(c / 3) as usize % among.len()];
         history.push(m.to_string());
         let r = pos.play(m);
         prop_assert!(r.is_ok(), "play of a generated move failed: {:?}", r);
     }
     Ok(())
+}
+
+/// Up to 80 plies of choices for [`playout`].
+fn choices(max: usize) -> impl Strategy<Value = Vec<u32>> {
+    prop::collection::vec(any::<u32>(), 0..=max)
+}
+
+/// Runs `property` for the seeds `0..count`, naming the seed of a failure. For properties of
+/// positions or strings built from a seed, where shrinking the seed would mean nothing.
+fn for_seeds(count: u64, property: impl Fn(u64) -> TestResult) {
+    for seed in 0..count {
+        match property(seed) {
+            Ok(()) | Err(TestCaseError::Reject(_)) => {}
+            Err(TestCaseError::Fail(why)) => panic!("seed {seed}: {why}"),
+        }
+    }
 }
 
 // =============================================================================================
@@ -1391,19 +817,20 @@ proptest! {
     #![proptest_config(config(32))]
 
     #[test]
-    fn playouts_from_startpos(seed in any::<u64>(), len in 0usize..=80) {
-        playout(Position::startpos(), seed, len, 8)?;
+    fn playouts_from_startpos(choices in choices(80)) {
+        playout(Position::startpos(), &choices, 8)?;
     }
 }
 
 proptest! {
     #![proptest_config(config(96))]
 
+    /// The root from a seed (its SFEN is in a failure's message), the playout a strategy.
     #[test]
-    fn playouts_from_random_tsume_positions(seed in any::<u64>(), len in 0usize..=80) {
+    fn playouts_from_random_tsume_positions(seed in any::<u64>(), choices in choices(80)) {
         let mut rng = Rng::new(seed);
         let root = random_tsume_position(&mut rng)?;
-        playout(root, seed, len, 8)?;
+        playout(root, &choices, 8)?;
     }
 }
 
@@ -1413,7 +840,7 @@ proptest! {
     /// Positions where a pawn drop would mate: the drop must be refused everywhere, then a
     /// short playout with the exhaustive check at every ply.
     #[test]
-    fn drop_pawn_mate_positions(seed in any::<u64>(), len in 0usize..=4) {
+    fn drop_pawn_mate_positions(seed in any::<u64>(), choices in choices(4)) {
         let mut rng = Rng::new(seed);
         let (root, drop) = random_pawn_mate_position(&mut rng)?;
         let sfen = root.to_sfen();
@@ -1432,7 +859,7 @@ proptest! {
             root.parse_usi_move(&drop.to_string()),
             Err(tsume::UsiMoveError::Illegal(drop, IllegalMove::DropPawnMate))
         );
-        playout(root, seed, len, 1)?;
+        playout(root, &choices, 1)?;
     }
 }
 
@@ -1827,22 +1254,26 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(config(5000))]
-
-    #[test]
-    fn from_sfen_never_panics_on_mutated_valid_sfens(seed in any::<u64>()) {
+#[test]
+fn from_sfen_never_panics_on_mutated_valid_sfens() {
+    for_seeds(5000, |seed| {
         let mut rng = Rng::new(seed);
         let valid = random_valid_sfen(&mut rng)?;
         let mutated = mutate(&valid, &mut rng);
-        fuzz_sfen(&mutated, true)?;
-    }
+        fuzz_sfen(&mutated, true)
+    });
+}
 
-    #[test]
-    fn from_sfen_agrees_with_the_reference_validator(seed in any::<u64>()) {
+#[test]
+fn from_sfen_agrees_with_the_reference_validator() {
+    for_seeds(5000, |seed| {
         let mut rng = Rng::new(seed);
         let cand = random_dense_candidate(&mut rng);
-        let canonical = cand.sfen(if rng.chance(1, 2) { None } else { Some(rng.below(1000) as u32) });
+        let canonical = cand.sfen(if rng.chance(1, 2) {
+            None
+        } else {
+            Some(rng.below(1000) as u32)
+        });
         let valid = cand.validate();
         for input in [canonical.clone(), {
             // The same position with lenient hands and the optional "sfen" prefix.
@@ -1864,7 +1295,8 @@ proptest! {
                 accepted_sfen_invariants(&input, &pos, true)?;
             }
         }
-    }
+        Ok(())
+    });
 }
 
 // =============================================================================================

@@ -177,62 +177,19 @@ fn check_line_both(root: &Position, moves: &[Move]) -> Result<(), String> {
 // Brute force
 // =============================================================================================
 
-/// Whether the side to move (the attacker) mates within `plies` plies, by exhaustive minimax:
-/// the attacker tries every legal move that gives check (tested by playing it, not with the
-/// check generator), the defender every legal move, interpositions all counted. A position that
-/// repeats one on the current path (the root included) is a failure for the attacker.
-fn mate_within(pos: &Position, plies: u32) -> bool {
-    let mut path = vec![pos.key()];
-    attacker_mates(pos, plies, &mut path)
-}
-
-fn attacker_mates(pos: &Position, plies: u32, path: &mut Vec<u64>) -> bool {
-    if plies == 0 {
-        return false;
-    }
-    for mv in pos.legal_moves() {
-        let mut next = pos.clone();
-        next.play_unchecked(mv);
-        if !next.in_check() || path.contains(&next.key()) {
-            continue;
-        }
-        path.push(next.key());
-        let mated = defender_loses(&next, plies - 1, path);
-        path.pop();
-        if mated {
-            return true;
-        }
-    }
-    false
-}
-
-fn defender_loses(pos: &Position, plies: u32, path: &mut Vec<u64>) -> bool {
-    let replies = pos.legal_moves();
-    if replies.is_empty() {
-        return true;
-    }
-    if plies < 2 {
-        return false;
-    }
-    for mv in replies {
-        let mut next = pos.clone();
-        next.play_unchecked(mv);
-        if path.contains(&next.key()) {
-            return false;
-        }
-        path.push(next.key());
-        let mated = attacker_mates(&next, plies - 1, path);
-        path.pop();
-        if !mated {
-            return false;
-        }
-    }
-    true
-}
-
-/// The shortest mate within `max` plies by the brute force, if any.
+/// The shortest mate within `max` plies with every interposition counted and a repetition of
+/// the path (the root included) a failure for the attacker: the brute force of tests/common,
+/// keeping its path.
 fn shortest_mate(pos: &Position, max: u32) -> Option<u32> {
-    (1..=max).step_by(2).find(|&n| mate_within(pos, n))
+    Brute::new(false, 50_000_000)
+        .on_line(&[], false)
+        .shortest(pos, max)
+        .expect("within the brute force's node limit")
+}
+
+/// Whether [`shortest_mate`] finds a mate within `plies` plies.
+fn mate_within(pos: &Position, plies: u32) -> bool {
+    shortest_mate(pos, plies).is_some()
 }
 
 // =============================================================================================
@@ -1248,7 +1205,8 @@ fn reported_length_is_never_below_the_proven_one() {
 #[test]
 fn brute_force_sanity() {
     // Mate in 1 (gold drop), mate in 3 (tsume3-2 of the antma suite), no mate: the same for
-    // the path-aware brute force of this file and both brute forces of tests/common.
+    // the brute force of tests/common with its path kept, and with and without futile
+    // interpositions counted.
     let cases = [
         ("4k4/9/4P4/9/9/9/9/9/9 b G 1", Some(1)),
         ("3sks3/9/4S4/9/9/8B/9/9/9 b S 1", Some(3)),
@@ -1828,8 +1786,10 @@ fn repetition_mate_needs_a_detour() {
         .filter(|&mv| {
             let mut next = root.clone();
             next.play_unchecked(mv);
-            let mut path = vec![root.key(), next.key()];
-            next.in_check() && defender_loses(&next, 6, &mut path)
+            next.in_check()
+                && Brute::new(false, 50_000_000)
+                    .on_line(std::slice::from_ref(&root), false)
+                    .defender_within(&next, 6)
         })
         .map(|mv| mv.to_string())
         .collect();

@@ -33,6 +33,8 @@
 
 #![allow(dead_code)]
 
+pub mod reference;
+
 use std::collections::{HashMap, HashSet};
 use tsume::solver::MateLine;
 use tsume::{Color, Hand, Move, PieceKind, Position, Square};
