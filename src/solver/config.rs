@@ -48,14 +48,12 @@ impl SolverConfig {
     /// The default interval between progress reports.
     pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
     /// The default allowance for the shortest-mate work (when
-    /// [`SolverConfig::shortest_node_limit`] is `None`). Chosen from measurements
-    /// (the history of benches/README.md in git, "Proven shortest by default"): it proves 寿 (611 plies, 8.3 M nodes
-    /// after a first proof of 0.20 M), Astral Traveler (579, 4.4 M after 0.50 M), ACTの夢 (467)
-    /// and Astral390 (189) minimal, and nearly every random mate of 1-25 plies of
-    /// `problems/random.sfen`, whose first proofs can be far longer than the shortest mate (67
-    /// plies for a mate in 11) and whose proofs of minimality refute every shorter budget in
-    /// turn. It does not grow with the first proof: a first proof much larger than this
-    /// (Microcosmos, 19.2 M) has not had its length proven within many times as much.
+    /// [`SolverConfig::shortest_node_limit`] is `None`): the nodes the solver may spend, after
+    /// the first proof, on proving the length minimal and walking the main line. It is enough
+    /// for the long problems of `problems/long.sfen` that the solver proves at all and for
+    /// nearly every random mate of `problems/random.sfen` (the benchmarks show which), and
+    /// it does not grow with the first proof: a problem whose first proof alone takes more
+    /// ends with a mate that is not proven shortest, which the status says.
     pub const DEFAULT_SHORTEST_NODES: u64 = 10_000_000;
 
     /// The defaults: a [`DEFAULT_HASH_MIB`](Self::DEFAULT_HASH_MIB) table, no node or time
@@ -86,8 +84,8 @@ impl SolverConfig {
     /// search takes besides at most a sixteenth of it for the path-dependent repetition
     /// results (cleared when full), a thirty-second of it (at most 512 KiB) for a memo of the
     /// initial numbers of new nodes, and a little of its own that no setting bounds: the search
-    /// stack (as deep as the line searched) and the line walk's vectors, about 10 MiB on
-    /// Microcosmos (1525 plies). [`Solver::check`](super::Solver::check) allocates a second
+    /// stack and the line walk's vectors, which grow with the length of the line searched
+    /// (about 10 MiB for a line of 1,500 plies). [`Solver::check`](super::Solver::check) allocates a second
     /// table of half this size when it first needs one (questions are then undecided if it
     /// cannot be had).
     pub fn hash_mib(mut self, mib: usize) -> SolverConfig {
@@ -149,8 +147,7 @@ impl SolverConfig {
     /// wants the first verified mate at once passes a small allowance (`Some(1)`), or a time
     /// limit, which ends the work with the mate found so far. The node and time limits apply
     /// on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
-    /// `--shortest-nodes unlimited`): Microcosmos' 1525 is then proven shortest, about 200 M
-    /// nodes after its first proof.
+    /// `--shortest-nodes unlimited`): the length is then proven shortest whatever it costs.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
         self.shortest_node_limit = nodes;
         self

@@ -85,13 +85,12 @@ impl Solver {
 
     /// Maps every page of the table's memory now rather than during the next search (the USI
     /// engine does it at `isready`): a fresh table's pages are otherwise mapped one page fault
-    /// at a time as the search first touches them, about a fifth of the time of a search that
-    /// fills 1 GiB (the history of benches/README.md in git, "Time per node"). On Linux it first asks for
-    /// transparent huge pages for the table (where the system allows them for programs that
-    /// ask): the search's random look-ups then miss the TLB far less often (about 12 % less
-    /// time on long searches), and the cost is paid here, in clearing the table's memory
-    /// (2.2 s per GiB of a fresh table where it was measured, 0.65 s with small pages). What
-    /// the table holds is kept.
+    /// at a time as the search first touches them, which a search that fills a large table
+    /// pays for in its own time. On Linux it first asks for transparent huge pages for the
+    /// table (where the system allows them for programs that ask), so that the search's random
+    /// look-ups miss the TLB less often; the cost is paid here, in clearing the table's
+    /// memory, and grows with the table's size (seconds per GiB on some machines). What the
+    /// table holds is kept.
     ///
     /// ```
     /// use tsume::Position;

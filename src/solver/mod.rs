@@ -91,9 +91,9 @@
 //!   11). When the first proof took 50,000 nodes or more, it first asks from the top (a mate in
 //!   two plies fewer?), each search allowed one and a half times the first proof's nodes, and
 //!   goes to the bottom-up searches only when one runs out or finds its shorter mate only after
-//!   more than an eighth of a search's share of the allowance: where the first proof is nearly the shortest, the ladder's
-//!   rungs would each cost about as much as the last search from the top alone (図巧98番: 3.9 M
-//!   nodes the ladder's way, 2.5 M this way). When one of these runs out, or after a longer first proof, it asks "is there a mate in
+//!   more than an eighth of a search's share of the allowance: where the first proof is nearly
+//!   the shortest, the ladder's rungs would each cost about as much as the last search from
+//!   the top alone. When one of these runs out, or after a longer first proof, it asks "is there a mate in
 //!   two plies fewer?" again and again until the answer is no or lies below the budgets already
 //!   refuted ([`MateLine::shortest_proven`]), or its allowance of nodes runs out
 //!   ([`SolverConfig::shortest_node_limit`]; by default 10,000,000 nodes, whatever the first

@@ -48,9 +48,8 @@ pub struct Progress {
     /// as the first proof is complete, so that a caller can show "mate found" at once.
     pub first_mate: Option<u32>,
     /// The shortest mate proven so far: the first mate's length, then each shorter one found
-    /// while the solver proves the length minimal (on Microcosmos a first mate of 1561 plies,
-    /// then shorter ones down to 1525 within seconds, before the proof that 1525 is minimal,
-    /// which can take minutes). A report is made as soon as it comes down.
+    /// while the solver proves the length minimal (the proof that the last one is minimal can
+    /// take far longer than finding it). A report is made as soon as it comes down.
     pub shortest_mate: Option<u32>,
 }
 
