@@ -420,9 +420,9 @@ impl PyPosition {
     /// that cannot be read or is illegal.
     fn play(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
         let words = usi_words(moves)?;
+        let line = parse_moves(py, &words)?;
         let mut p = self.0.clone();
-        for (i, w) in words.iter().enumerate() {
-            let mv = parse_moves(py, std::slice::from_ref(w))?[0];
+        for (i, (w, &mv)) in words.iter().zip(&line).enumerate() {
             if let Err(reason) = p.play(mv) {
                 let kind = ProblemErrorKind::IllegalMove {
                     ply: i + 1,
