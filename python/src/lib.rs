@@ -88,7 +88,11 @@ fn one_problem(py: Python<'_>, text: &str) -> PyResult<Problem> {
 fn problem_from(obj: &Bound<'_, PyAny>) -> PyResult<Problem> {
     let py = obj.py();
     if let Ok(p) = obj.extract::<PyRef<'_, PyPosition>>() {
-        return Ok(Problem::new(p.0.clone(), origin("<Position>"), Format::Sfen));
+        return Ok(Problem::new(
+            p.0.clone(),
+            origin("<Position>"),
+            Format::Sfen,
+        ));
     }
     if let Ok(p) = obj.extract::<PyRef<'_, PyProblem>>() {
         return Ok(p.0.clone());
@@ -176,7 +180,7 @@ struct Limits {
 fn seconds(name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
     match s {
         None => Ok(None),
-        Some(t) if t.is_finite() && t >= 0.0 && t < 1e12 => Ok(Some(Duration::from_secs_f64(t))),
+        Some(t) if (0.0..1e12).contains(&t) => Ok(Some(Duration::from_secs_f64(t))),
         Some(t) => Err(config_error(format!(
             "{name} must be a number of seconds, at least 0 (got {t})"
         ))),
@@ -461,10 +465,7 @@ impl PyPosition {
     }
 
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (String,))> {
-        Ok((
-            slf.get_type().into_any().unbind(),
-            (slf.get().0.to_sfen(),),
-        ))
+        Ok((slf.get_type().into_any().unbind(), (slf.get().0.to_sfen(),)))
     }
 
     /// The board as SVG, for notebooks.
@@ -972,7 +973,11 @@ impl PyCheckReport {
     /// Questions not settled within the limits.
     #[getter]
     fn undecided(&self) -> Vec<PyUndecided> {
-        self.report.undecided.iter().map(PyUndecided::from).collect()
+        self.report
+            .undecided
+            .iter()
+            .map(PyUndecided::from)
+            .collect()
     }
 
     /// Nodes over every search of the check.
@@ -1087,10 +1092,7 @@ impl PyCheckReport {
             .collect();
         let status = format!("{} ({})", self.report.verdict, self.status());
         py.import("tsume_shogi._svg")?
-            .call_method1(
-                "result_html",
-                (self.sfen(), status, self.japanese(), flaws),
-            )?
+            .call_method1("result_html", (self.sfen(), status, self.japanese(), flaws))?
             .extract()
     }
 }
@@ -1237,7 +1239,11 @@ impl PySolver {
 /// instances, in their place).
 #[pyfunction]
 #[pyo3(signature = (source, *, on_error = "raise"))]
-fn read_problems(py: Python<'_>, source: &Bound<'_, PyAny>, on_error: &str) -> PyResult<Py<PyList>> {
+fn read_problems(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    on_error: &str,
+) -> PyResult<Py<PyList>> {
     if !["raise", "skip", "return"].contains(&on_error) {
         return Err(config_error(format!(
             "on_error must be \"raise\", \"skip\" or \"return\", not {on_error:?}"
