@@ -103,6 +103,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--time", type=float, help="time limit per problem, seconds")
     ap.add_argument("--shortest-nodes", type=int, help="allowance for proving shortest")
     ap.add_argument("--hash-mb", type=int, default=64, help="table per solver (default 64)")
+    ap.add_argument("--blocksize", default="256KiB",
+                    help="bytes of a file per task (default 256KiB, some 3000 SFEN lines)")
     ap.add_argument("--out", help="write JSON lines here (default: standard output)")
     args = ap.parse_args(argv)
 
@@ -123,6 +125,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             time_limit=args.time,
             shortest_nodes=args.shortest_nodes,
             hash_mb=args.hash_mb,
+            blocksize=args.blocksize,
         )
         elapsed = time.perf_counter() - started
     finally:

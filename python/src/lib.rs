@@ -1128,6 +1128,12 @@ impl PySolver {
         self.hash_mb
     }
 
+    /// Maps the whole table now (the memory is otherwise touched as searches first reach it):
+    /// before a long search, or to keep page faults out of a timing.
+    fn prefault(&self, py: Python<'_>) {
+        py.detach(|| lock(&self.inner).prefault());
+    }
+
     /// Stops the search running on this solver (from another thread); it returns an
     /// `unknown` verdict.
     fn stop(&self) {
