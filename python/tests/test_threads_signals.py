@@ -33,16 +33,18 @@ def test_two_threads_take_less_wall_time_than_one_after_the_other():
             t.join()
 
     one()  # warm up: the first call imports and maps what later ones reuse
-    # The best of three: the machine's other work (two cores shared) can eat one attempt.
+    # Held GIL: the two searches would run one after the other, a ratio of 1 or more; on two
+    # free cores it is about 0.5. The best of up to five attempts under 0.9: the machine's other
+    # work (two cores shared) can eat an attempt.
     ratios = []
-    for _ in range(3):
+    for _ in range(5):
         sequential = _timed(lambda: (one(), one()))
         parallel = _timed(both)
         ratios.append(parallel / sequential)
         print(f"\ntwo searches: {sequential:.2f} s one after the other, {parallel:.2f} s at once")
-        if ratios[-1] < 0.8:
+        if ratios[-1] < 0.9:
             break
-    assert min(ratios) < 0.8, ratios
+    assert min(ratios) < 0.9, ratios
 
 
 def test_python_runs_while_a_search_runs():
