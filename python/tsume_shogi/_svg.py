@@ -104,8 +104,9 @@ def board_svg(sfen: str) -> str:
             size = 22 if len(kanji) == 1 else 14
             rotate = f' transform="rotate(180 {cx} {cy})"' if white else ""
             parts.append(
-                f'<text x="{cx}" y="{cy + 8}" font-size="{size}" text-anchor="middle" '
-                f'fill="{colour}"{rotate}>{kanji}</text>'
+                # Centred on the square both ways, so that a half turn leaves it in place.
+                f'<text x="{cx}" y="{cy}" font-size="{size}" text-anchor="middle" '
+                f'dominant-baseline="central" fill="{colour}"{rotate}>{kanji}</text>'
             )
     mark_b = "☗先手" + (" ●" if side == "b" else "")
     mark_w = "☖後手" + (" ●" if side == "w" else "")
