@@ -51,7 +51,7 @@
 //! notation), `positions` (SFEN before the first move and after each) and `kif` (the main line
 //! as a KIF record). The check result is the object of `check_unique --json` (`verdict`,
 //! `flaws`, `undecided`, ...) with `sfen`, `japanese`, `positions`, `kif` (the line checked with
-//! each flaw as a variation), each flaw's own `japanese` and `positions` (from the position
+//! each flaw as a variation), each flaw's `japanese_moves`, `text` (its moves as one line) and `positions` (from the position
 //! before its ply along its moves), and with `unnecessary_pieces` the pieces found unnecessary
 //! (不要駒, see `tsume::check::CheckConfig::unnecessary_pieces`).
 //!
@@ -422,10 +422,10 @@ fn check_result(problem: &Problem, report: &Report) -> Value {
             }
             out["text"] = json!(report.flaw_in_japanese(pos, f));
             if reached {
-                out["japanese"] = json!(japanese(&before, &f.moves));
+                out["japanese_moves"] = json!(japanese(&before, &f.moves));
                 out["positions"] = json!(positions(&before, &f.moves));
             } else {
-                out["japanese"] = json!([]);
+                out["japanese_moves"] = json!([]);
                 out["positions"] = json!([]);
             }
         }
