@@ -112,8 +112,30 @@ pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> Reply {
     let _ = s.write_all(head.as_bytes());
     let _ = s.write_all(body);
     let _ = s.flush();
+    // Read the head, then as many bytes as Content-Length says: a server may keep the
+    // connection open whatever the request asked (chromedriver does).
     let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
+    let mut buf = [0u8; 16384];
+    let mut wanted: Option<usize> = None;
+    loop {
+        if let Some(end) = find(&raw, b"\r\n\r\n") {
+            if wanted.is_none() {
+                let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|n| n.trim().parse::<usize>().ok());
+                wanted = Some(length.map_or(usize::MAX, |n| end + 4 + n));
+            }
+            if wanted.is_some_and(|w| raw.len() >= w) {
+                break;
+            }
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let mut lines = head.lines();
@@ -131,6 +153,10 @@ pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> Reply {
         headers,
         body: body.to_string(),
     }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Standard base64 with padding.
