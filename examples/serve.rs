@@ -802,7 +802,22 @@ fn respond(app: &Arc<App>, mut request: Request) {
     let _ = request.respond(r);
 }
 
+/// Keeps every table out of malloc's heaps. glibc raises its threshold for serving an
+/// allocation with its own mapping to the size of the last such block freed: after the first
+/// side table is freed (each job's new settings free it), the next ones come from the heaps,
+/// are cleared there byte by byte (so all their pages count) and stay there, one heap per
+/// thread, after they are freed. The load test saw 240 MiB for a 96 MiB budget that way; with
+/// a fixed threshold a table's memory goes back to the system when it is freed.
+fn tables_outside_the_heaps() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: mallopt only changes a setting of the allocator; called before any thread starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 fn main() {
+    tables_outside_the_heaps();
     let options = match parse_options() {
         Ok(o) => o,
         Err(e) => {
