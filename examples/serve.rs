@@ -51,8 +51,9 @@
 //! notation), `positions` (SFEN before the first move and after each) and `kif` (the main line
 //! as a KIF record). The check result is the object of `check_unique --json` (`verdict`,
 //! `flaws`, `undecided`, ...) with `sfen`, `japanese`, `positions`, `kif` (the line checked with
-//! each flaw as a variation), each flaw's `japanese_moves`, `text` (its moves as one line) and `positions` (from the position
-//! before its ply along its moves), and with `unnecessary_pieces` the pieces found unnecessary
+//! each flaw as a variation), each flaw's `japanese_moves`, `text` (its moves as one line), `line` (its moves continued to the mate
+//! by the defender's longest replies, where the job's time allows) and `positions` (from the
+//! position before its ply along that line), and with `unnecessary_pieces` the pieces found unnecessary
 //! (不要駒, see `tsume::check::CheckConfig::unnecessary_pieces`).
 //!
 //! ```sh
@@ -397,7 +398,9 @@ fn solve_result(problem: &Problem, sol: &Solution) -> Value {
     v
 }
 
-fn check_result(problem: &Problem, report: &Report) -> Value {
+/// `record` is the report as a record ([`Report::to_problem`]), each flaw's alternative
+/// continued to its mate where there was time: its variations give the flaws' lines.
+fn check_result(problem: &Problem, report: &Report, record: &Problem) -> Value {
     let pos = &problem.position;
     let mut v = serde_json::to_value(report)
         .unwrap_or_else(|e| json!({"verdict": "error", "error": e.to_string()}));
@@ -421,18 +424,22 @@ fn check_result(problem: &Problem, report: &Report) -> Value {
                 }
             }
             out["text"] = json!(report.flaw_in_japanese(pos, f));
+            let continued = record
+                .variations
+                .iter()
+                .find(|v| v.ply == f.ply as usize && v.moves.first() == f.moves.first())
+                .map_or(&f.moves, |v| &v.moves);
             if reached {
-                out["japanese_moves"] = json!(japanese(&before, &f.moves));
-                out["positions"] = json!(positions(&before, &f.moves));
+                out["line"] = json!(continued.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+                out["japanese_moves"] = json!(japanese(&before, continued));
+                out["positions"] = json!(positions(&before, continued));
             } else {
                 out["japanese_moves"] = json!([]);
                 out["positions"] = json!([]);
             }
         }
     }
-    // The alternatives' continuations would cost a search each: the record shows each flaw's
-    // own moves.
-    v["kif"] = json!(write_kif(&report.to_problem(problem, |_| None)));
+    v["kif"] = json!(write_kif(record));
     v
 }
 
@@ -655,7 +662,16 @@ impl App {
             } else {
                 let intended = (!problem.moves.is_empty()).then_some(problem.moves.as_slice());
                 let report = solver.check(&problem.position, intended, &check);
-                (check_result(&problem, &report), report.stats.nodes)
+                // Each flaw's alternative continued to its mate (a search per reply), within
+                // the job's time and unless it was stopped.
+                let deadline = solver.config().get_time_limit().map(|t| job.started + t);
+                let record = report.to_problem(&problem, |after| {
+                    if job.stop_asked.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    solver.longest_defence(after, deadline)
+                });
+                (check_result(&problem, &report, &record), report.stats.nodes)
             }
         }));
         let (result, nodes) = match outcome {

@@ -77,6 +77,9 @@ fn check_reports_each_flaw_with_its_ply_moves_and_positions() {
     assert_eq!(alt["moves"][0], "9f5b+");
     assert_eq!(alt["fatal"], true);
     assert_eq!(alt["positions"][0], problem, "the position before its ply");
+    // Continued to its mate by the longest defence.
+    assert_eq!(alt["line"].as_array().unwrap().len(), 3, "{alt}");
+    assert_eq!(alt["positions"].as_array().unwrap().len(), 4, "{alt}");
     assert!(
         flaws
             .iter()

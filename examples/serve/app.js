@@ -384,7 +384,7 @@ function showCheck(r) {
       for (const o of list.children) o.classList.toggle("current", o === li);
       if (f.positions.length > 1) {
         setLine({ title: `${f.japanese} at ply ${f.ply}: ${f.detail}`, positions: f.positions,
-          moves: f.moves, labels: f.japanese_moves, firstPly: f.ply });
+          moves: f.line || f.moves, labels: f.japanese_moves, firstPly: f.ply });
         setStep(1);
       } else if (r.positions.length) {
         setLine({ title: `main line`, positions: r.positions, moves: r.moves, labels: r.japanese, firstPly: 1 });
