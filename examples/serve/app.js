@@ -171,6 +171,8 @@ function editSquare(r, f, clear) {
 
 function edited() {
   loaded = { moves: [] };
+  // A result is for the position it was asked for, not the edited one.
+  clearResult();
   if ($("rest").checked) fillRest(state);
   line = null;
   showPosition();
