@@ -808,7 +808,10 @@ fn respond(app: &Arc<App>, mut request: Request) {
         }
     };
     let text = serde_json::to_string(&answer.body).unwrap_or_else(|_| "{}".into());
+    // The length is known: a Content-Length rather than chunks above tiny_http's default
+    // threshold, for the simplest clients.
     let mut r = Response::from_string(text)
+        .with_chunked_threshold(usize::MAX)
         .with_status_code(answer.status)
         .with_header(header("Content-Type", "application/json; charset=utf-8"))
         .with_header(header("Cache-Control", "no-store"));
