@@ -73,6 +73,11 @@ struct Args {
     /// other flaws are not looked for): quick answers for drafts and unsound problems.
     #[arg(long)]
     first_flaw: bool,
+    /// Also list the unnecessary pieces (不要駒) of a sound problem: pieces that can be taken
+    /// off the board (into the defender's hand) with the problem still sound by the same
+    /// line (definition: CheckConfig::unnecessary_pieces). Costs a check per piece.
+    #[arg(long)]
+    unnecessary_pieces: bool,
     /// Problems checked at once, one solver (and its share of --hash-mb) each; 0 = one per
     /// core.
     #[arg(long, default_value_t = 1)]
@@ -224,6 +229,30 @@ fn human_text(place: &str, comment: &str, pos: &Position, report: &Report) -> St
             u.reason
         );
     }
+    if let Some(u) = &report.unnecessary_pieces {
+        let names = |v: Vec<String>| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(" ")
+            }
+        };
+        say!(
+            "unnecessary pieces (不要駒): {}",
+            names(u.found.iter().map(|p| p.japanese()).collect())
+        );
+        if !u.undecided.is_empty() {
+            say!(
+                "  not decided: {}",
+                names(
+                    u.undecided
+                        .iter()
+                        .map(|(p, r)| format!("{} ({r})", p.japanese()))
+                        .collect()
+                )
+            );
+        }
+    }
     let st = &report.stats;
     say!(
         "nodes {} time {:.3} s nps {}\n",
@@ -301,7 +330,8 @@ fn main() -> ExitCode {
         .question_node_limit(args.question_nodes)
         .strict(args.strict)
         .variations(args.variations)
-        .first_flaw(args.first_flaw);
+        .first_flaw(args.first_flaw)
+        .unnecessary_pieces(args.unnecessary_pieces);
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
     common::ensure_table(&config, jobs);

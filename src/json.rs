@@ -42,6 +42,7 @@
 //! | `flaws` | array of objects | `kind` ([`crate::check::FlawKind::name`]), `japanese`, `ply`, `moves`, `length`, `length_exact`, `line_length`, `rejoin_ply`, `fatal` (as counted in this check: [`crate::check::CheckConfig::strict`]), `detail`: see [`Flaw`] |
 //! | `undecided` | array of objects | `ply`, `move` (or null), `kind` ([`crate::check::Question::name`]), `question`, `reason` |
 //! | `nodes`, `time_ms` | integers | counters over the whole check |
+//! | `unnecessary_pieces` | object, absent unless asked for ([`crate::check::CheckConfig::unnecessary_pieces`]) and the problem is sound | `found` and `undecided`: arrays of `{square` (USI), `piece` (SFEN), `japanese` (`▲１九歩`)`}`, the undecided ones with their `reason` |
 //!
 //! ## A problem that could not be read: an [`ErrorRecord`]
 //!
@@ -60,9 +61,9 @@
 //! assert_eq!(v["moves"][0], "9f5b+");
 //! ```
 
-use crate::check::{Flaw, Report, Undecided};
+use crate::check::{Flaw, Report, Undecided, UnnecessaryPiece, UnnecessaryPieces};
 use crate::problem::ProblemError;
-use crate::solver::{MateLine, Outcome, Solution, Stats};
+use crate::solver::{MateLine, Outcome, Solution, Stats, StopReason};
 use crate::{Hand, Move};
 use serde::{Serialize, Serializer};
 
@@ -293,6 +294,8 @@ impl Serialize for Report {
             undecided: &'a [Undecided],
             nodes: u64,
             time_ms: u64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            unnecessary_pieces: Option<UnnecessaryJson>,
         }
         ReportJson {
             sound: self.sound(),
@@ -316,8 +319,48 @@ impl Serialize for Report {
             undecided: &self.undecided,
             nodes: self.stats.nodes,
             time_ms: self.stats.elapsed.as_millis() as u64,
+            unnecessary_pieces: self.unnecessary_pieces.as_ref().map(UnnecessaryJson::new),
         }
         .serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct PieceJson {
+    square: String,
+    piece: String,
+    japanese: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+impl PieceJson {
+    fn new(p: &UnnecessaryPiece, reason: Option<&StopReason>) -> PieceJson {
+        PieceJson {
+            square: p.square.to_string(),
+            piece: p.piece.to_string(),
+            japanese: p.japanese(),
+            reason: reason.map(|r| r.to_string()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct UnnecessaryJson {
+    found: Vec<PieceJson>,
+    undecided: Vec<PieceJson>,
+}
+
+impl UnnecessaryJson {
+    fn new(u: &UnnecessaryPieces) -> UnnecessaryJson {
+        UnnecessaryJson {
+            found: u.found.iter().map(|p| PieceJson::new(p, None)).collect(),
+            undecided: u
+                .undecided
+                .iter()
+                .map(|(p, r)| PieceJson::new(p, Some(r)))
+                .collect(),
+        }
     }
 }
 

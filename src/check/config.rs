@@ -18,6 +18,7 @@ pub struct CheckConfig {
     strict: bool,
     variations: bool,
     first_flaw: bool,
+    unnecessary_pieces: bool,
 }
 
 impl CheckConfig {
@@ -83,6 +84,54 @@ impl CheckConfig {
     pub fn first_flaw(mut self, on: bool) -> CheckConfig {
         self.first_flaw = on;
         self
+    }
+
+    /// Also look for unnecessary pieces (不要駒, *fuyōgoma*) of a sound problem: board pieces
+    /// (kings aside) that can be taken off with the problem still sound by the same solution.
+    /// Off by default: it costs a check per piece. The answer is
+    /// [`Report::unnecessary_pieces`](super::Report::unnecessary_pieces).
+    ///
+    /// **The same solution**, precisely: the piece is taken off the board and put in the
+    /// defender's hand (the tsume convention: every piece that is neither on the board nor in
+    /// the attacker's hand is the defender's; a promoted piece goes back unpromoted), and then
+    ///
+    /// - no move of the line checked ([`Report::line`](super::Report::line)) moves or captures
+    ///   the piece (a piece the line plays with or takes is needed);
+    /// - the position is one a problem can have (the defender's king is not left in check);
+    /// - the checker, with the line checked as the intended line (作意), finds the reduced
+    ///   problem sound: the line is still legal, every attacker move a check, mate at its
+    ///   end with nothing left in hand, no second solution (余詰), no shorter mate (早詰), no
+    ///   longer defence (変長), under the same settings (strict or not). Notes (変同, ...)
+    ///   may differ.
+    ///
+    /// So a piece that only guards against a second solution (余詰防止駒) is needed, and so is
+    /// one whose removal lets the defender escape or defend longer. Each piece's check runs
+    /// with what is left of the whole check's node and time limits (with
+    /// [`first_flaw`](CheckConfig::first_flaw), for a quick no); a piece whose check these
+    /// limits cut short is listed as undecided. Only a sound problem is examined: for an
+    /// unsound or undecided one the answer is `None`.
+    ///
+    /// ```
+    /// use tsume::Position;
+    /// use tsume::check::CheckConfig;
+    /// use tsume::solver::{Solver, SolverConfig};
+    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16));
+    /// // 古典3手詰 with a black pawn added far away on 1i: it plays no part.
+    /// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/8P b S2rb4g4n4l17p 1")?;
+    /// let report = solver.check(&pos, None, &CheckConfig::new().unnecessary_pieces(true));
+    /// let found = &report.unnecessary_pieces.as_ref().unwrap().found;
+    /// assert_eq!(found.len(), 1);
+    /// assert_eq!(found[0].square.to_string(), "1i");
+    /// # Ok::<(), tsume::SfenError>(())
+    /// ```
+    pub fn unnecessary_pieces(mut self, on: bool) -> CheckConfig {
+        self.unnecessary_pieces = on;
+        self
+    }
+
+    /// See [`CheckConfig::unnecessary_pieces`].
+    pub fn get_unnecessary_pieces(&self) -> bool {
+        self.unnecessary_pieces
     }
 
     /// See [`CheckConfig::question_node_limit`].

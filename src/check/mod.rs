@@ -216,7 +216,11 @@ mod report;
 mod run;
 #[cfg(test)]
 mod tests;
+mod unnecessary;
 
 pub use config::CheckConfig;
-pub use report::{Flaw, FlawKind, Question, Report, Undecided, Verdict};
+pub use report::{
+    Flaw, FlawKind, Question, Report, Undecided, UnnecessaryPiece, UnnecessaryPieces, Verdict,
+};
 pub(crate) use run::run;
+pub(crate) use unnecessary::find as find_unnecessary;

@@ -4,6 +4,7 @@
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::solver::outcome::{MateLine, Stats, StopReason};
+use crate::types::{Color, Piece, Square};
 use std::fmt;
 
 /// The kinds of flaw the checker reports ([the rules](crate::rules#flaws-the-checker-reports)).
@@ -340,6 +341,49 @@ pub struct Report {
     pub undecided: Vec<Undecided>,
     /// Counters over every search of the check.
     pub stats: Stats,
+    /// With [`CheckConfig::unnecessary_pieces`](super::CheckConfig::unnecessary_pieces), for a
+    /// sound problem: the pieces it needs not have (不要駒). `None` when not asked for, or the
+    /// problem is not sound.
+    pub unnecessary_pieces: Option<UnnecessaryPieces>,
+}
+
+/// Unnecessary pieces (不要駒, *fuyōgoma*) of a problem: see
+/// [`CheckConfig::unnecessary_pieces`](super::CheckConfig::unnecessary_pieces).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UnnecessaryPieces {
+    /// The pieces the problem is as sound without, each on its own.
+    pub found: Vec<UnnecessaryPiece>,
+    /// The pieces whose check the limits cut short, with why.
+    pub undecided: Vec<(UnnecessaryPiece, StopReason)>,
+}
+
+/// A piece on the board of a problem, named by its square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnnecessaryPiece {
+    /// Where it stands.
+    pub square: Square,
+    /// The piece.
+    pub piece: Piece,
+}
+
+impl UnnecessaryPiece {
+    /// The piece in Japanese with its square and side: `▲１九歩`, `△２三と`.
+    pub fn japanese(&self) -> String {
+        const DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+        const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+        format!(
+            "{}{}{}{}",
+            if self.piece.color() == Color::Black {
+                '▲'
+            } else {
+                '△'
+            },
+            DIGITS[self.square.file() as usize - 1],
+            RANKS[self.square.rank() as usize - 1],
+            self.piece.kind().japanese()
+        )
+    }
 }
 
 impl Report {

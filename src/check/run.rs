@@ -286,6 +286,7 @@ pub(crate) fn run(
         flaws,
         undecided,
         stats,
+        unnecessary_pieces: None,
     }
 }
 

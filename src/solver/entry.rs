@@ -205,8 +205,9 @@ impl Solver {
         let pos = pos.clone();
         let intended = intended.map(<[Move]>::to_vec);
         let check_config = config.clone();
+        let started = std::time::Instant::now();
         self.on_search_thread(move |solver| {
-            check::run(
+            let mut report = check::run(
                 &mut solver.table,
                 &mut solver.side,
                 &solver.config,
@@ -215,7 +216,21 @@ impl Solver {
                 solver.progress.as_deref_mut(),
                 &pos,
                 intended.as_deref(),
-            )
+            );
+            if check_config.get_unnecessary_pieces() {
+                check::find_unnecessary(
+                    &mut solver.table,
+                    &mut solver.side,
+                    &solver.config,
+                    &check_config,
+                    &solver.stop,
+                    solver.progress.as_deref_mut(),
+                    &pos,
+                    &mut report,
+                    started,
+                );
+            }
+            report
         })
     }
 }
