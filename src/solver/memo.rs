@@ -13,8 +13,12 @@
 //! hold the number plus one (zero is an empty slot). A collision of 40 bits among positions
 //! mapped to one slot is as unlikely as one of the table's 64-bit keys, which the search
 //! trusts already.
+//!
+//! The threads of a parallel search share it: a slot is one atomic word, read and written
+//! whole.
 
 use super::pn::PnDn;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bits of a slot that hold the number (plus one).
 const VALUE_BITS: u32 = 24;
@@ -22,7 +26,7 @@ const VALUE_MASK: u64 = (1 << VALUE_BITS) - 1;
 
 /// The memo: slots indexed by the low bits of a position's key.
 pub(crate) struct Memo {
-    slots: Vec<u64>,
+    slots: Vec<AtomicU64>,
 }
 
 impl Memo {
@@ -38,7 +42,7 @@ impl Memo {
             bytes.next_power_of_two() / 2
         };
         Memo {
-            slots: vec![0; bytes / 8],
+            slots: (0..bytes / 8).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
@@ -62,30 +66,30 @@ impl Memo {
     /// Starts loading the slot of `key` into the cache (a hint: nothing is read).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        super::tt::prefetch_line((&self.slots[self.slot(key)] as *const u64).cast());
+        super::tt::prefetch_line(self.slots[self.slot(key)].as_ptr().cast_const().cast());
     }
 
     /// The number remembered for the position of `key`, if any.
     #[inline]
     pub fn get(&self, key: u64) -> Option<PnDn> {
-        let s = self.slots[self.slot(key)];
+        let s = self.slots[self.slot(key)].load(Ordering::Relaxed);
         (s != 0 && s >> VALUE_BITS == key >> VALUE_BITS).then(|| (s & VALUE_MASK) as PnDn - 1)
     }
 
     /// Remembers `n` for the position of `key` (replacing what the slot held). Numbers too
     /// large for a slot are not kept.
     #[inline]
-    pub fn put(&mut self, key: u64, n: PnDn) {
+    pub fn put(&self, key: u64, n: PnDn) {
         let v = n as u64 + 1;
         if v <= VALUE_MASK {
             let i = self.slot(key);
-            self.slots[i] = (key & !VALUE_MASK) | v;
+            self.slots[i].store((key & !VALUE_MASK) | v, Ordering::Relaxed);
         }
     }
 
     /// The number for `key`, computed by `f` (and remembered) when the memo has none.
     #[inline]
-    pub fn get_or(&mut self, key: u64, f: impl FnOnce() -> PnDn) -> PnDn {
+    pub fn get_or(&self, key: u64, f: impl FnOnce() -> PnDn) -> PnDn {
         match self.get(key) {
             Some(n) => n,
             None => {
@@ -103,7 +107,7 @@ mod tests {
 
     #[test]
     fn remembers_what_it_was_told_and_only_for_that_key() {
-        let mut m = Memo::new(4096);
+        let m = Memo::new(4096);
         assert_eq!(m.size_bytes(), 4096);
         let k = 0x1234_5678_9abc_def0;
         assert_eq!(m.get(k), None);

@@ -63,7 +63,7 @@ pub(crate) enum NodeKind {
 
 /// One search over a table.
 pub(crate) struct Search<'a> {
-    pub table: &'a mut Table,
+    pub table: &'a Table,
     pub attacker: Color,
     /// Nodes, limits, progress: when to stop.
     pub monitor: Monitor<'a>,
@@ -78,7 +78,7 @@ pub(crate) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(table: &'a mut Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
+    pub fn new(table: &'a Table, attacker: Color, limits: Limits<'a>) -> Search<'a> {
         Search {
             path: Path::new(table.size_bytes()),
             by_depth: false,

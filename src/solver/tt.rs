@@ -10,12 +10,23 @@
 //! Entries are verified by their full 64-bit board key and exact hand. The table never grows:
 //! when a cluster is full the entry with the least search work behind it is replaced, solved
 //! entries last.
+//!
+//! The table is shared by the threads of a parallel search (`&Table` is all a search needs):
+//! every word is an atomic, and each slot is a small sequence lock. A writer takes the slot's
+//! lock bit, writes the key and the entry, and releases the lock with a new version; a reader
+//! takes a snapshot of key and entry and keeps it only when the slot's version word was the
+//! same, and unlocked, before and after. A torn entry (half of one write, half of another)
+//! would pair a proof with another position's hand, so it is never used; a write that finds
+//! the slot locked by another thread is dropped (the table is a cache: a lost entry costs
+//! nodes, never a wrong answer). With one thread the locks are always free and the search is
+//! the same, node for node.
 
 use super::memo::Memo;
 use super::plies::Plies;
 use super::pn::PnDn;
 use crate::hand::Hand;
 use crate::moves::Move;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering, fence};
 
 /// Entries looked at to estimate the fill: about a thousand clusters, enough for a percentage
 /// and cheap enough for every progress report.
@@ -42,16 +53,28 @@ impl std::fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
-/// A vector of `n` zeros, or `None` when the memory cannot be had. The space is first reserved
-/// with `try_reserve_exact`, which fails instead of aborting, and given back; the zeroed
-/// vector is then allocated at once in the same space: a zeroed allocation comes from the
-/// allocator's zeroed pages, so an unused part of the table costs nothing until touched,
-/// whereas filling the reserved vector with zeros would touch all of it now.
-fn zeroed<T: Copy>(n: usize, zero: T) -> Option<Vec<T>> {
-    let mut probe: Vec<T> = Vec::new();
-    probe.try_reserve_exact(n).ok()?;
-    drop(probe);
-    Some(vec![zero; n])
+/// A vector of `n` values whose bytes are all zero, or `None` when the memory cannot be had.
+/// The memory comes zeroed from the allocator (`alloc_zeroed`, which takes large blocks
+/// from the system's zeroed pages), so an unused part of the table costs nothing until
+/// touched, whereas writing the zeros would touch all of it now.
+///
+/// # Safety
+///
+/// All-zero bytes must be a valid `T` (true of the atomic integers and arrays of them used
+/// here).
+unsafe fn zeroed<T>(n: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` was allocated by the global allocator with the layout of `n` values of
+    // `T`, which the caller vouches are valid as all zeros.
+    Some(unsafe { Vec::from_raw_parts(p, n, n) })
 }
 
 /// Asks the kernel to back `v` with transparent huge pages (`madvise(MADV_HUGEPAGE)`); a
@@ -95,9 +118,20 @@ const WAYS: usize = 8;
 
 /// What an entry holds besides its key, as plain words so that a zeroed table is allocated
 /// lazily: hand, pn, dn, work (nodes searched below, for replacement), mate length and best
-/// move (16 bits each), and the search generation that wrote it (0 is never used, so zeroed
-/// memory is empty).
+/// move (16 bits each), and the slot's version word: the search generation that wrote it
+/// (the low 16 bits; 0 is never used, so zeroed memory is empty), a lock bit and a write
+/// counter (see the module docs). A snapshot of a slot, as read or about to be written.
 type Entry = [u32; 6];
+
+/// A slot's entry in the table.
+type Slot = [AtomicU32; 6];
+
+/// The bits of the version word that hold the generation.
+const GENERATION_MASK: u32 = 0xffff;
+/// The version word's lock bit: set while a thread writes the slot.
+const LOCKED: u32 = 1 << 16;
+/// One step of the version word's write counter (above the lock bit); it wraps.
+const VERSION_STEP: u32 = 1 << 17;
 
 const HAND: usize = 0;
 const PN: usize = 1;
@@ -105,6 +139,12 @@ const DN: usize = 2;
 const WORK: usize = 3;
 const LEN_BEST: usize = 4;
 const GENERATION: usize = 5;
+
+/// The generation of an entry's version word.
+#[inline]
+fn generation_of(e: &Entry) -> u32 {
+    e[GENERATION] & GENERATION_MASK
+}
 
 #[inline]
 fn hand_of(e: &Entry) -> Hand {
@@ -122,10 +162,10 @@ fn len_of(e: &Entry) -> u16 {
 /// Which of a cluster's `keys` are `key`, as a bit mask: one pass without branches (it
 /// compiles to vector compares), then only the few matching slots are read.
 #[inline]
-fn key_matches(keys: &[u64], key: u64) -> u32 {
+fn key_matches(keys: &[AtomicU64], key: u64) -> u32 {
     let mut m = 0u32;
-    for (i, &k) in keys.iter().enumerate().take(WAYS) {
-        m |= ((k == key) as u32) << i;
+    for (i, k) in keys.iter().enumerate().take(WAYS) {
+        m |= ((k.load(Ordering::Relaxed) == key) as u32) << i;
     }
     m
 }
@@ -180,8 +220,8 @@ pub(crate) struct Probe {
 
 /// Fixed-size table: `WAYS` keys side by side per cluster, and their entries.
 pub(crate) struct Table {
-    keys: Vec<u64>,
-    entries: Vec<Entry>,
+    keys: Vec<AtomicU64>,
+    entries: Vec<Slot>,
     /// Clusters in the table.
     clusters: usize,
     /// Where the first cluster starts in `keys` and in `entries`: a few slots in, so that
@@ -228,8 +268,9 @@ impl Table {
             .checked_mul(WAYS)
             .and_then(|s| s.checked_add(WAYS - 1))
             .ok_or(error)?;
-        let keys = zeroed(slots, 0u64).ok_or(error)?;
-        let entries = zeroed(slots, [0u32; 6]).ok_or(error)?;
+        // SAFETY: zero is a valid atomic integer.
+        let keys = unsafe { zeroed::<AtomicU64>(slots) }.ok_or(error)?;
+        let entries = unsafe { zeroed::<Slot>(slots) }.ok_or(error)?;
         let key_start = aligned_start(keys.as_ptr() as usize, 8);
         let entry_start = aligned_start(entries.as_ptr() as usize, std::mem::size_of::<Entry>());
         Ok(Table {
@@ -274,24 +315,26 @@ impl Table {
         advise_huge_pages(&self.keys);
         advise_huge_pages(&self.entries);
         const PAGE: usize = 4096;
-        for i in (0..self.keys.len()).step_by(PAGE / 8) {
-            self.keys[i] = std::hint::black_box(self.keys[i]);
+        for k in self.keys.iter_mut().step_by(PAGE / 8) {
+            *k.get_mut() = std::hint::black_box(*k.get_mut());
         }
-        for i in (0..self.entries.len()).step_by(PAGE / std::mem::size_of::<Entry>()) {
-            self.entries[i] = std::hint::black_box(self.entries[i]);
+        for e in self.entries.iter_mut().step_by(PAGE / std::mem::size_of::<Slot>()) {
+            *e[0].get_mut() = std::hint::black_box(*e[0].get_mut());
         }
     }
 
     /// Bytes held by the table.
     pub fn size_bytes(&self) -> usize {
-        self.keys.len() * 8 + self.entries.len() * std::mem::size_of::<Entry>()
+        self.keys.len() * 8 + self.entries.len() * std::mem::size_of::<Slot>()
     }
 
     /// Starts a new search: entries of earlier searches become empty.
     pub fn new_search(&mut self) {
         self.generation += 1;
-        if self.generation > u16::MAX as u32 {
-            self.entries.iter_mut().for_each(|e| e[GENERATION] = 0);
+        if self.generation > GENERATION_MASK {
+            self.entries
+                .iter_mut()
+                .for_each(|e| *e[GENERATION].get_mut() = 0);
             self.generation = 1;
         }
     }
@@ -304,7 +347,7 @@ impl Table {
 
     /// The keys of the cluster that starts at slot `base`.
     #[inline]
-    fn cluster_keys(&self, base: usize) -> &[u64] {
+    fn cluster_keys(&self, base: usize) -> &[AtomicU64] {
         &self.keys[self.key_start + base..self.key_start + base + WAYS]
     }
 
@@ -327,6 +370,60 @@ impl Table {
         prefetch_lines(&self.entries[e..e + WAYS]);
     }
 
+    /// A consistent snapshot of slot `slot` when it holds `key` in this search's generation
+    /// (see the module docs): `None` when it holds another key, an older generation, or is
+    /// being written.
+    #[inline]
+    fn snapshot(&self, slot: usize, key: u64) -> Option<Entry> {
+        let e = &self.entries[self.entry_index(slot)];
+        let version = e[GENERATION].load(Ordering::Acquire);
+        if version & LOCKED != 0 || version & GENERATION_MASK != self.generation {
+            return None;
+        }
+        let mut words = [0u32; 6];
+        for (w, a) in words.iter_mut().zip(e.iter()).take(GENERATION) {
+            *w = a.load(Ordering::Relaxed);
+        }
+        let k = self.keys[self.key_start + slot].load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        if e[GENERATION].load(Ordering::Relaxed) != version || k != key {
+            return None;
+        }
+        words[GENERATION] = version;
+        Some(words)
+    }
+
+    /// Writes `key` and `new` into slot `slot` under its lock; nothing when another thread
+    /// holds the lock. `new`'s version word gives the generation (0: the slot is emptied).
+    fn write(&self, slot: usize, key: u64, new: &Entry) {
+        let e = &self.entries[self.entry_index(slot)];
+        let version = e[GENERATION].load(Ordering::Relaxed);
+        if version & LOCKED != 0
+            || e[GENERATION]
+                .compare_exchange(version, version | LOCKED, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        self.keys[self.key_start + slot].store(key, Ordering::Relaxed);
+        for (a, &w) in e.iter().zip(new.iter()).take(GENERATION) {
+            a.store(w, Ordering::Relaxed);
+        }
+        let count = (version & !(GENERATION_MASK | LOCKED)).wrapping_add(VERSION_STEP);
+        e[GENERATION].store(count | (new[GENERATION] & GENERATION_MASK), Ordering::Release);
+    }
+
+    /// Empties slot `slot` (under its lock, like [`Table::write`]), when it still holds
+    /// `key` as snapshot `old`.
+    fn clear(&self, slot: usize, key: u64, old: &Entry) {
+        let mut empty = *old;
+        empty[GENERATION] = 0;
+        if self.snapshot(slot, key) == Some(*old) {
+            self.write(slot, key, &empty);
+        }
+    }
+
     /// Looks up the board `key` with the attacker's `hand`, for a search that allows at most
     /// `budget` more plies: a proof applies if it is no longer than that, a disproof if it
     /// holds for at least that many plies.
@@ -336,20 +433,20 @@ impl Table {
         let budget = budget.to_raw();
         let base = self.base(key);
         let keys = self.cluster_keys(base);
-        let mut exact: Option<&Entry> = None;
+        let mut exact: Option<Entry> = None;
         // Among proofs that apply, the shortest: mate lengths then only shrink as proofs are
         // added, which keeps the lengths along a walked line decreasing.
-        let mut proof: Option<&Entry> = None;
-        let mut too_long: Option<&Entry> = None;
-        let mut other_budget: Option<&Entry> = None;
+        let mut proof: Option<Entry> = None;
+        let mut too_long: Option<Entry> = None;
+        let mut other_budget: Option<Entry> = None;
         let mut matches = key_matches(keys, key);
         while matches != 0 {
             let i = matches.trailing_zeros() as usize;
             matches &= matches - 1;
-            let e = &self.entries[self.entry_index(base + i)];
-            if e[GENERATION] != self.generation {
+            let Some(e) = self.snapshot(base + i, key) else {
                 continue;
-            }
+            };
+            let e = &e;
             let eh = hand_of(e);
             if e[PN] == 0 {
                 let applies = if self.exact_proofs {
@@ -359,11 +456,11 @@ impl Table {
                 };
                 if applies {
                     if len_of(e) > budget {
-                        if too_long.is_none_or(|p| len_of(e) < len_of(p)) {
-                            too_long = Some(e);
+                        if too_long.is_none_or(|p| len_of(e) < len_of(&p)) {
+                            too_long = Some(*e);
                         }
-                    } else if proof.is_none_or(|p| len_of(e) < len_of(p)) {
-                        proof = Some(e);
+                    } else if proof.is_none_or(|p| len_of(e) < len_of(&p)) {
+                        proof = Some(*e);
                     }
                 }
             } else if e[DN] == 0 {
@@ -378,17 +475,17 @@ impl Table {
                 // budgets (a mate within fewer plies is no easier to find). Its best move
                 // still helps.
                 if len_of(e) >= budget {
-                    exact = Some(e);
+                    exact = Some(*e);
                 } else {
-                    other_budget = Some(e);
+                    other_budget = Some(*e);
                 }
             }
         }
         if let Some(e) = proof {
-            return to_probe(e, hand_of(e));
+            return to_probe(&e, hand_of(&e));
         }
         if let Some(e) = exact {
-            return to_probe(e, hand);
+            return to_probe(&e, hand);
         }
         // A proof too long for the budget still says the node is mated and by which move:
         // the node is known, with the smallest numbers.
@@ -398,7 +495,7 @@ impl Table {
                 dn: 1,
                 hand,
                 len: Plies::ZERO,
-                best: best_of(e),
+                best: best_of(&e),
                 found: true,
             };
         }
@@ -407,7 +504,7 @@ impl Table {
             dn: 1,
             hand,
             len: Plies::ZERO,
-            best: other_budget.and_then(best_of),
+            best: other_budget.and_then(|e| best_of(&e)),
             found: false,
         }
     }
@@ -418,7 +515,7 @@ impl Table {
     /// open node was searched with.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         hand: Hand,
         pn: PnDn,
@@ -445,11 +542,10 @@ impl Table {
         while matches != 0 {
             let i = matches.trailing_zeros() as usize;
             matches &= matches - 1;
-            let ei = self.entry_index(base + i);
-            if self.entries[ei][GENERATION] != generation {
+            let Some(old) = self.snapshot(base + i, key) else {
                 continue;
-            }
-            let e = &mut self.entries[ei];
+            };
+            let e = &old;
             let eh = hand_of(e);
             let old_len = len_of(e);
             // Same hand and same kind of entry: keep the better of the two.
@@ -460,9 +556,9 @@ impl Table {
                     _ => false,
                 };
                 if !keep_old {
-                    let work = e[WORK].max(new[WORK]);
-                    *e = new;
-                    e[WORK] = work;
+                    let mut new = new;
+                    new[WORK] = e[WORK].max(new[WORK]);
+                    self.write(base + i, key, &new);
                 }
                 return;
             }
@@ -492,7 +588,7 @@ impl Table {
                 return;
             }
             if dominated_old {
-                e[GENERATION] = 0;
+                self.clear(base + i, key, e);
                 victim.get_or_insert(i);
             }
         }
@@ -503,11 +599,13 @@ impl Table {
                 let mut best_i = 0;
                 let mut best_score = u64::MAX;
                 for i in 0..WAYS {
+                    // Plain loads: a torn read only makes a worse choice of victim.
                     let e = &self.entries[self.entry_index(base + i)];
-                    let score = if e[GENERATION] != generation {
+                    let e: Entry = std::array::from_fn(|w| e[w].load(Ordering::Relaxed));
+                    let score = if generation_of(&e) != generation {
                         0
                     } else {
-                        e[WORK] as u64 + 1 + if solved(e) { 1 << 32 } else { 0 }
+                        e[WORK] as u64 + 1 + if solved(&e) { 1 << 32 } else { 0 }
                     };
                     if score < best_score {
                         best_score = score;
@@ -517,9 +615,7 @@ impl Table {
                 best_i
             }
         };
-        self.keys[self.key_start + base + slot] = key;
-        let ei = self.entry_index(base + slot);
-        self.entries[ei] = new;
+        self.write(base + slot, key, &new);
     }
 
     /// Fraction of entries in use by this search, estimated from the first clusters.
@@ -527,7 +623,7 @@ impl Table {
         let sample = self.entries.len().min(FILL_SAMPLE);
         let used = self.entries[..sample]
             .iter()
-            .filter(|e| e[GENERATION] == self.generation)
+            .filter(|e| e[GENERATION].load(Ordering::Relaxed) & GENERATION_MASK == self.generation)
             .count();
         used as f64 / sample.max(1) as f64
     }
@@ -703,7 +799,7 @@ mod tests {
     #[test]
     fn clusters_start_on_cache_lines() {
         for addr in (0..64).step_by(8) {
-            for size in [8, std::mem::size_of::<Entry>()] {
+            for size in [8, std::mem::size_of::<Slot>()] {
                 let i = aligned_start(addr, size);
                 assert!(i < WAYS);
                 assert_eq!((addr + i * size) % 64, 0, "addr {addr}, size {size}");
@@ -723,7 +819,7 @@ mod tests {
         let mut t = Table::new(1);
         let size = t.size_bytes();
         // The size asked for, and the room for aligning the clusters to cache lines.
-        assert!(size <= (1 << 20) + (WAYS - 1) * (8 + std::mem::size_of::<Entry>()));
+        assert!(size <= (1 << 20) + (WAYS - 1) * (8 + std::mem::size_of::<Slot>()));
         for k in 0..200_000u64 {
             t.store(
                 k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
