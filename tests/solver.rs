@@ -1831,3 +1831,40 @@ fn the_walk_goes_on_until_the_line_is_the_main_line() {
         verify_mate(&pos, line.moves()).unwrap();
     }
 }
+
+// =============================================================================================
+// Threads
+// =============================================================================================
+
+/// The suites on 2 threads and on 8 (more than the machines that run the tests have cores):
+/// the stated verdicts and lengths, proven shortest, with exact lines that both line checkers
+/// accept, as with one thread.
+#[test]
+fn suites_with_threads() {
+    let mut problems = suite();
+    problems.extend(load("long.sfen").into_iter().filter(is_short));
+    for threads in [2, 8] {
+        let mut s = Solver::new(
+            SolverConfig::new()
+                .hash_mib(64)
+                .node_limit(Some(10_000_000))
+                .threads(threads),
+        );
+        let failures = run_problems(&mut s, &problems);
+        assert_no_failures(&format!("{threads} threads"), problems.len(), &failures);
+    }
+}
+
+/// With one thread the search repeats itself node for node.
+#[test]
+fn one_thread_is_deterministic() {
+    let problems = suite();
+    let nodes = |problems: &[Problem]| -> Vec<u64> {
+        let mut s = solver(64, 5_000_000);
+        problems
+            .iter()
+            .map(|p| s.solve(&p.position()).stats.nodes)
+            .collect()
+    };
+    assert_eq!(nodes(&problems), nodes(&problems));
+}

@@ -168,3 +168,56 @@ fn the_walk_finds_the_main_line_past_a_lasting_futile_interposition() {
         }
     }
 }
+
+/// With helper threads, a stop ends the search as soon as with one (every thread watches the
+/// flag), and the node limit counts the nodes of all threads.
+#[test]
+fn threads_stop_and_count_together() {
+    for threads in [2, 8] {
+        let mut solver = Solver::new(SolverConfig::new().hash_mib(64).threads(threads));
+        let stop = solver.stop_handle();
+        let stopped_at = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let at = stopped_at.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            *at.lock().unwrap() = Some(std::time::Instant::now());
+            stop.stop();
+        });
+        let sol = solver.solve(&microcosmos());
+        let returned = std::time::Instant::now();
+        stopper.join().unwrap();
+        assert_eq!(sol.outcome, Outcome::Unknown(StopReason::Stopped));
+        let latency = returned - stopped_at.lock().unwrap().expect("stopped");
+        // Measured: a few milliseconds. Generous for loaded machines.
+        assert!(
+            latency < Duration::from_secs(1),
+            "{threads} threads: {latency:?}"
+        );
+
+        let mut solver = Solver::new(
+            SolverConfig::new()
+                .hash_mib(64)
+                .threads(threads)
+                .node_limit(Some(300_000)),
+        );
+        let sol = solver.solve(&microcosmos());
+        assert_eq!(sol.outcome, Outcome::Unknown(StopReason::NodeLimit));
+        // Each thread looks at the limit every 1024 of its nodes.
+        let slack = 1024 * threads as u64 + 1024;
+        assert!(
+            sol.stats.nodes >= 300_000 && sol.stats.nodes <= 300_000 + slack,
+            "{threads} threads: {} nodes",
+            sol.stats.nodes
+        );
+    }
+}
+
+fn microcosmos() -> Position {
+    let text = std::fs::read_to_string("problems/microcosmos.sfen").unwrap();
+    let sfen = text
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .unwrap();
+    let sfen = sfen.split('#').next().unwrap().trim();
+    Position::from_sfen(sfen).unwrap()
+}

@@ -24,16 +24,20 @@ pub fn parse_allowance(s: &str) -> Result<u64, String> {
 }
 
 /// The settings both programs build from their common options: each of `jobs` solvers gets
-/// its share of `hash_mb`.
+/// its share of `hash_mb`, and `threads` search threads (`None`: its share of the cores).
 pub fn solver_config(
     hash_mb: usize,
     jobs: usize,
+    threads: Option<usize>,
     nodes: Option<u64>,
     shortest_nodes: Option<u64>,
     time: Option<f64>,
 ) -> tsume::solver::SolverConfig {
+    let threads =
+        threads.unwrap_or_else(|| (tsume::solver::Solver::default_threads() / jobs).max(1));
     tsume::solver::SolverConfig::new()
         .hash_mib((hash_mb / jobs).max(1))
+        .threads(threads)
         .node_limit(nodes)
         .shortest_node_limit(shortest_nodes)
         .time_limit(time.map(Duration::from_secs_f64))

@@ -67,7 +67,7 @@ pub(super) struct Checker<'s, 'a> {
 /// question along the line.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
-    table: &mut Table,
+    table: &Table,
     side_table: &mut Option<Table>,
     config: &SolverConfig,
     check: &CheckConfig,

@@ -76,7 +76,7 @@ fn line_touches(line: &[Move], sq: Square) -> bool {
 /// the limits left open is listed as such; the verdict is the problem's and stays as it is).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn find(
-    table: &mut Table,
+    table: &Table,
     side_table: &mut Option<Table>,
     config: &SolverConfig,
     check: &CheckConfig,

@@ -32,6 +32,7 @@ pub struct SolverConfig {
     defences: bool,
     max_mate_length: Option<u32>,
     tighten_line: bool,
+    threads: usize,
 }
 
 impl Default for SolverConfig {
@@ -59,7 +60,8 @@ impl SolverConfig {
     /// The defaults: a [`DEFAULT_HASH_MIB`](Self::DEFAULT_HASH_MIB) table, no node or time
     /// limit, progress every [`DEFAULT_PROGRESS_INTERVAL`](Self::DEFAULT_PROGRESS_INTERVAL),
     /// depth up to [`DEFAULT_MAX_DEPTH`](Self::DEFAULT_MAX_DEPTH) plies, the automatic
-    /// allowances, the line tightening on, defender replies not recorded, mates of any length.
+    /// allowances, the line tightening on, defender replies not recorded, mates of any length,
+    /// one search thread.
     pub fn new() -> SolverConfig {
         SolverConfig {
             hash_kib: Self::DEFAULT_HASH_MIB * 1024,
@@ -71,6 +73,7 @@ impl SolverConfig {
             defences: false,
             max_mate_length: None,
             tighten_line: true,
+            threads: 1,
         }
     }
 
@@ -184,6 +187,26 @@ impl SolverConfig {
     pub fn max_mate_length(mut self, plies: Option<u32>) -> SolverConfig {
         self.max_mate_length = plies;
         self
+    }
+
+    /// Search threads (at least 1; the default is 1). With more than one, [`Solver::solve`]
+    /// runs helper threads beside its own that search the same problem over the one table
+    /// (the [`hash_mib`](Self::hash_mib) budget covers them all), and
+    /// [`Solver::check`](super::Solver::check) asks its questions on that many threads at once.
+    /// The answers are as sound as with one thread, but which of several equally good lines
+    /// is found, how many nodes it takes and, where a limit runs out, how far the search got,
+    /// depend on how the threads' work interleaves: only one thread repeats itself node for
+    /// node. [`Solver::default_threads`](super::Solver::default_threads) is the machine's count.
+    ///
+    /// [`Solver::solve`]: super::Solver::solve
+    pub fn threads(mut self, threads: usize) -> SolverConfig {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The number of search threads ([`SolverConfig::threads`]).
+    pub fn get_threads(&self) -> usize {
+        self.threads
     }
 
     /// The search limits these settings give.

@@ -2,8 +2,9 @@
 //! module named like its parent is clippy's `module_inception`.)
 
 use super::config::SolverConfig;
-use super::monitor::ProgressFn;
+use super::monitor::{Limits, ProgressFn};
 use super::outcome::{Progress, Solution, StopHandle};
+use super::parallel::{self, Crew};
 use super::plies::Plies;
 use super::search::Search;
 use super::shortest;
@@ -15,10 +16,12 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A reusable df-pn solver with its own transposition table. `Send`: run one per thread.
+/// A reusable df-pn solver with its own transposition table. `Send`: run one per thread, or
+/// give it several threads ([`SolverConfig::threads`]).
 pub struct Solver {
     config: SolverConfig,
-    table: Table,
+    /// Shared with the helper threads while a search runs; only this solver's at other times.
+    table: Arc<Table>,
     /// The uniqueness checker's table for searches that avoid the main line.
     side: Option<Table>,
     stop: Arc<AtomicBool>,
@@ -60,7 +63,7 @@ impl Solver {
     /// ```
     pub fn try_new(config: SolverConfig) -> Result<Solver, AllocError> {
         Ok(Solver {
-            table: Table::try_new_kib(config.get_hash_kib())?,
+            table: Arc::new(Table::try_new_kib(config.get_hash_kib())?),
             side: None,
             config,
             stop: Arc::new(AtomicBool::new(false)),
@@ -76,8 +79,8 @@ impl Solver {
         self.side = None;
         if config.get_hash_kib() != self.config.get_hash_kib() {
             // Free the old table first: the two need not fit side by side.
-            self.table = Table::try_new_kib(0)?;
-            self.table = Table::try_new_kib(config.get_hash_kib())?;
+            self.table = Arc::new(Table::try_new_kib(0)?);
+            self.table = Arc::new(Table::try_new_kib(config.get_hash_kib())?);
         }
         self.config = config;
         Ok(())
@@ -101,7 +104,19 @@ impl Solver {
     /// assert!(matches!(solver.solve(&pos).outcome, tsume::solver::Outcome::Mate(_)));
     /// ```
     pub fn prefault(&mut self) {
-        self.table.prefault();
+        self.table_mut().prefault();
+    }
+
+    /// The table, for the changes only a solver at rest may make: no search holds it then.
+    fn table_mut(&mut self) -> &mut Table {
+        Arc::get_mut(&mut self.table).expect("no search holds the table between searches")
+    }
+
+    /// The number of threads the machine runs at once
+    /// ([`std::thread::available_parallelism`], 1 when unknown): what the programs give
+    /// [`SolverConfig::threads`] by default.
+    pub fn default_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
     }
 
     /// The settings.
@@ -136,29 +151,74 @@ impl Solver {
     /// another thread with [`Solver::stop_handle`].
     pub fn solve(&mut self, pos: &Position) -> Solution {
         let pos = pos.clone();
-        self.on_search_thread(move |solver| solver.solve_here(&pos))
+        self.on_search_thread(true, move |solver, crew| solver.solve_here(&pos, crew))
     }
 
     /// Runs `work` on a thread with a stack as deep as the search's recursion needs, after a
-    /// fresh start: the stop flag cleared and a new table generation.
-    fn on_search_thread<R: Send>(&mut self, work: impl FnOnce(&mut Solver) -> R + Send) -> R {
+    /// fresh start: the stop flag cleared and a new table generation. With `helpers` and more
+    /// than one [thread](SolverConfig::threads), the helper threads of the parallel search
+    /// run beside it (see [`parallel`]) until `work` returns; `work` gets their crew.
+    fn on_search_thread<R: Send>(
+        &mut self,
+        helpers: bool,
+        work: impl FnOnce(&mut Solver, Option<&Crew>) -> R + Send,
+    ) -> R {
         self.stop.store(false, Ordering::Relaxed);
         self.table.new_search();
-        std::thread::scope(|s| {
-            std::thread::Builder::new()
+        let threads = if helpers {
+            self.config.get_threads()
+        } else {
+            1
+        };
+        let crew = (threads > 1).then(|| Crew::new(threads));
+        let table = crew.as_ref().map(|_| self.table.clone());
+        let stop = self.stop.clone();
+        let max_depth = self.config.get_max_depth();
+        let node_limit = self.config.get_node_limit();
+        let crew = crew.as_ref();
+        let r = std::thread::scope(|s| {
+            if let (Some(crew), Some(table)) = (crew, &table) {
+                for index in 1..threads {
+                    let stop = &stop;
+                    std::thread::Builder::new()
+                        .name(format!("tsume-helper-{index}"))
+                        .stack_size(SEARCH_STACK)
+                        .spawn_scoped(s, move || {
+                            parallel::help(crew, table, index, || Limits {
+                                nodes: node_limit,
+                                time: None,
+                                stop: stop.clone(),
+                                max_depth,
+                                progress_every: std::time::Duration::MAX,
+                                progress: None,
+                            })
+                        })
+                        .expect("spawn a helper thread");
+                }
+            }
+            let r = std::thread::Builder::new()
                 .name("tsume-search".into())
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(s, || work(self))
+                .spawn_scoped(s, || work(self, crew))
                 .expect("spawn the search thread")
                 .join()
-                .expect("the search thread does not panic")
-        })
+                .expect("the search thread does not panic");
+            if let Some(crew) = crew {
+                crew.quit();
+            }
+            r
+        });
+        drop(table);
+        r
     }
 
-    fn solve_here(&mut self, pos: &Position) -> Solution {
+    fn solve_here(&mut self, pos: &Position, crew: Option<&Crew>) -> Solution {
         let config = &self.config;
         let limits = config.limits(&self.stop, self.progress.as_deref_mut());
-        let mut search = Search::new(&mut self.table, pos.side_to_move(), limits);
+        let mut search = Search::new(&self.table, pos.side_to_move(), limits);
+        if let Some(crew) = crew {
+            search.join_crew_as_main(crew);
+        }
         let outcome = shortest::outcome(
             &mut search,
             pos,
@@ -206,9 +266,9 @@ impl Solver {
         let intended = intended.map(<[Move]>::to_vec);
         let check_config = config.clone();
         let started = std::time::Instant::now();
-        self.on_search_thread(move |solver| {
+        self.on_search_thread(false, move |solver, _| {
             let mut report = check::run(
-                &mut solver.table,
+                &solver.table,
                 &mut solver.side,
                 &solver.config,
                 &check_config,
@@ -219,7 +279,7 @@ impl Solver {
             );
             if check_config.get_unnecessary_pieces() {
                 check::find_unnecessary(
-                    &mut solver.table,
+                    &solver.table,
                     &mut solver.side,
                     &solver.config,
                     &check_config,

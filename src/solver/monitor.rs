@@ -5,7 +5,7 @@ use super::outcome::{Progress, StopReason};
 use super::pn::PnDn;
 use super::tt::Table;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The limits and the progress callback a search runs under.
@@ -63,6 +63,13 @@ pub(crate) struct Monitor<'a> {
     pub first_mate: Option<u16>,
     /// The shortest mate of the root proven so far, for progress reports.
     pub shortest_mate: Option<u16>,
+    /// The nodes of all threads of a parallel search, this one's up to `published`: what
+    /// the node limit and the progress reports count.
+    shared_nodes: Option<&'a AtomicU64>,
+    published: u64,
+    /// The current df-pn search must unwind, for its parallel search (a helper decided the
+    /// main thread's root, or a helper's job was withdrawn); not a limit.
+    pub interrupted: bool,
 }
 
 impl<'a> Monitor<'a> {
@@ -82,7 +89,38 @@ impl<'a> Monitor<'a> {
             root_dn: 1,
             first_mate: None,
             shortest_mate: None,
+            shared_nodes: None,
+            published: 0,
+            interrupted: false,
         }
+    }
+
+    /// Counts this search's nodes into `shared`, the count of all threads of a parallel
+    /// search, which the node limit and the progress reports then count.
+    pub fn share_nodes(&mut self, shared: &'a AtomicU64) {
+        self.shared_nodes = Some(shared);
+        self.published = self.nodes;
+    }
+
+    /// Adds this search's nodes not yet counted to the shared count.
+    pub fn publish(&mut self) {
+        if let Some(shared) = self.shared_nodes {
+            shared.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+    }
+
+    /// Nodes of all threads (this one's only, without a parallel search).
+    pub fn all_nodes(&self) -> u64 {
+        match self.shared_nodes {
+            Some(shared) => shared.load(Ordering::Relaxed) + (self.nodes - self.published),
+            None => self.nodes,
+        }
+    }
+
+    /// Looks at the limits at node count `at` at the latest.
+    pub fn check_by(&mut self, at: u64) {
+        self.next_check = self.next_check.min(at.max(self.nodes + 1));
     }
 
     /// Time since the search started.
@@ -99,17 +137,19 @@ impl<'a> Monitor<'a> {
     /// cap was reached. The one signal the df-pn loops look at.
     #[inline]
     pub fn stopped(&self) -> bool {
-        self.aborted.is_some() || self.cap_hit
+        self.aborted.is_some() || self.cap_hit || self.interrupted
     }
 
-    /// Counts a node visit; the limits are looked at every [`CHECK_EVERY`] nodes. `table`:
-    /// for the fill reported in progress reports.
+    /// Counts a node visit; the limits are looked at every [`CHECK_EVERY`] nodes (then it
+    /// returns true). `table`: for the fill reported in progress reports.
     #[inline]
-    pub fn count_node(&mut self, table: &Table) {
+    pub fn count_node(&mut self, table: &Table) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check_limits(table);
+            return true;
         }
+        false
     }
 
     /// Looks at the limits without counting a node: for work that visits positions without
@@ -126,11 +166,12 @@ impl<'a> Monitor<'a> {
 
     fn check_limits(&mut self, table: &Table) {
         self.next_check = self.nodes + CHECK_EVERY;
+        self.publish();
         if self.cap_at.is_some_and(|c| self.nodes >= c) {
             self.cap_hit = true;
         }
         if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
+            if self.all_nodes() >= n {
                 self.aborted = Some(StopReason::NodeLimit);
             }
         }
@@ -153,10 +194,11 @@ impl<'a> Monitor<'a> {
     pub fn report_progress(&mut self, table: &Table) {
         let elapsed = self.start.elapsed();
         self.last_progress = Instant::now();
+        let nodes = self.all_nodes();
         let p = Progress {
-            nodes: self.nodes,
+            nodes,
             elapsed,
-            nodes_per_second: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+            nodes_per_second: (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
             table_fill: table.fill(),
             root_pn: self.root_pn,
             root_dn: self.root_dn,

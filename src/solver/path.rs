@@ -224,6 +224,16 @@ impl Path {
         self.excluded = Some(keys);
     }
 
+    /// Whether any position is excluded ([`Path::exclude`]).
+    pub fn has_exclusions(&self) -> bool {
+        self.excluded.is_some()
+    }
+
+    /// The keys of the path last set ([`Path::set`]): the positions before the search's root.
+    pub fn base_keys(&self) -> &[u64] {
+        &self.base
+    }
+
     /// Whether the position with full key `full`, reached at `ply`, is excluded.
     #[inline]
     pub fn is_excluded(&self, full: u64, ply: u32) -> bool {

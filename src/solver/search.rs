@@ -11,6 +11,7 @@ use super::futile;
 use super::hands;
 use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
+use super::parallel::{Crew, HELP_AFTER};
 use super::path::{Path, PathResult};
 use super::plies::Plies;
 use super::pn::{
@@ -75,6 +76,38 @@ pub(crate) struct Search<'a> {
     /// Nodes and time when the root's first proof or disproof was complete
     /// ([`Stats::first_proof_nodes`]).
     first_proof: Option<(u64, Duration)>,
+    /// This search's part in a parallel search, if any (see [`super::parallel`]).
+    crew: Option<CrewRole<'a>>,
+}
+
+/// A search's part in a parallel search.
+enum CrewRole<'a> {
+    /// The main thread: it offers its df-pn searches to the helpers.
+    Main {
+        crew: &'a Crew,
+        /// The df-pn search under way: its root, and when and as what job it is offered.
+        job: Option<RootJob>,
+    },
+    /// A helper searching job `job`, with its own noise.
+    Helper {
+        crew: &'a Crew,
+        job: u64,
+        noise: u64,
+    },
+}
+
+/// The main thread's df-pn search under way, for offering it to the helpers.
+struct RootJob {
+    pos: Position,
+    kind: NodeKind,
+    depth: u32,
+    budget: Plies,
+    /// The node count at which it is offered.
+    offer_at: u64,
+    /// Its job id once offered.
+    id: Option<u64>,
+    /// Whether a helper's decision interrupts it (see [`Search::ignore_decisions`]).
+    heed: bool,
 }
 
 impl<'a> Search<'a> {
@@ -83,6 +116,7 @@ impl<'a> Search<'a> {
             path: Path::new(table.size_bytes()),
             by_depth: false,
             first_proof: None,
+            crew: None,
             table,
             attacker,
             monitor: Monitor::new(limits),
@@ -131,7 +165,201 @@ impl<'a> Search<'a> {
 
     #[inline]
     fn count_node(&mut self) {
-        self.monitor.count_node(self.table);
+        if self.monitor.count_node(self.table) && self.crew.is_some() {
+            self.crew_tick();
+        }
+    }
+
+    /// Makes this search the main thread of a parallel search with `crew` (see
+    /// [`super::parallel`]). The path's repetition table keeps to its share of the budget.
+    pub fn join_crew_as_main(&mut self, crew: &'a Crew) {
+        self.path = Path::new(self.table.size_bytes() / crew.threads());
+        self.monitor.share_nodes(crew.node_counter());
+        self.crew = Some(CrewRole::Main { crew, job: None });
+    }
+
+    /// Makes this search helper `index` (1, 2, ...) of `crew`, working on job `job`.
+    pub fn join_crew_as_helper(&mut self, crew: &'a Crew, job: u64, index: u64) {
+        self.path = Path::new(self.table.size_bytes() / crew.threads());
+        self.monitor.share_nodes(crew.node_counter());
+        self.crew = Some(CrewRole::Helper {
+            crew,
+            job,
+            noise: index.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
+        });
+    }
+
+    /// Whether this helper's job was withdrawn while it searched.
+    pub fn left_job(&self) -> bool {
+        self.monitor.interrupted
+    }
+
+    /// Adds this search's nodes not yet counted to its parallel search's count.
+    pub fn publish_nodes(&mut self) {
+        self.monitor.publish();
+    }
+
+    /// A parallel search's work at each look at the limits: the main thread offers its
+    /// search once it has run [`HELP_AFTER`] nodes, and unwinds when a helper decided it; a
+    /// helper unwinds when its job is withdrawn.
+    fn crew_tick(&mut self) {
+        let nodes = self.monitor.nodes;
+        match &mut self.crew {
+            Some(CrewRole::Main {
+                crew,
+                job: Some(job),
+            }) => match job.id {
+                None if nodes >= job.offer_at => {
+                    job.id = Some(crew.post(
+                        &job.pos,
+                        job.kind,
+                        job.depth,
+                        job.budget,
+                        self.path.base_keys(),
+                    ));
+                }
+                Some(id) if job.heed && crew.was_decided(id) => self.monitor.interrupted = true,
+                _ => {}
+            },
+            Some(CrewRole::Helper { crew, job, .. }) => {
+                if !crew.is_current(*job) {
+                    self.monitor.interrupted = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// At the start of a df-pn search from `pos` on the main thread of a parallel search:
+    /// notes it for offering to the helpers. Whether it was noted.
+    fn note_root_job(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: Plies) -> bool {
+        let by_depth = self.by_depth || self.path.has_exclusions();
+        let nodes = self.monitor.nodes;
+        match &mut self.crew {
+            Some(CrewRole::Main { job, .. }) if !by_depth => {
+                let offer_at = nodes + HELP_AFTER;
+                *job = Some(RootJob {
+                    pos: pos.clone(),
+                    kind,
+                    depth,
+                    budget,
+                    offer_at,
+                    id: None,
+                    heed: true,
+                });
+                self.monitor.check_by(offer_at);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ends the main thread's df-pn search: its job, if offered, is withdrawn.
+    fn end_root_job(&mut self) {
+        if let Some(CrewRole::Main { crew, job }) = &mut self.crew {
+            if let Some(id) = job.take().and_then(|j| j.id) {
+                crew.withdraw(id);
+            }
+        }
+        self.monitor.interrupted = false;
+    }
+
+    /// Stops taking the helpers' decisions for the current job: it stays offered, and the
+    /// main thread searches it to its end.
+    fn ignore_decisions(&mut self) {
+        if let Some(CrewRole::Main { job: Some(job), .. }) = &mut self.crew {
+            job.heed = false;
+        }
+    }
+
+    /// Whether this is the main thread of a parallel search (interruptions are its helpers'
+    /// decisions).
+    fn is_main(&self) -> bool {
+        matches!(self.crew, Some(CrewRole::Main { .. }))
+    }
+
+    /// Marks the node with full key `full` as entered (for the busy marks of a parallel
+    /// search).
+    #[inline]
+    fn crew_enter(&self, full: u64) {
+        if let Some(CrewRole::Main { crew, .. } | CrewRole::Helper { crew, .. }) = &self.crew {
+            crew.enter(full);
+        }
+    }
+
+    #[inline]
+    fn crew_leave(&self, full: u64) {
+        if let Some(CrewRole::Main { crew, .. } | CrewRole::Helper { crew, .. }) = &self.crew {
+            crew.leave(full);
+        }
+    }
+
+    /// In a parallel search, the child to search next and the number its threshold is
+    /// grown from (the 1+ε trick's second-best), on virtual numbers: a child other threads
+    /// are inside counts as harder than it is, by half its number per thread, and a helper
+    /// breaks near ties its own way (see [`super::parallel`]). `best` is the child with the
+    /// least `number`, which is under `threshold`; only children under it are chosen, and
+    /// the chosen child's number is at most the returned one, so that its threshold leaves
+    /// it room to grow. `None` with one thread: the choice stands.
+    fn steer(
+        &mut self,
+        pos: &Position,
+        children: &[Child],
+        best: usize,
+        threshold: PnDn,
+        number: impl Fn(&Child) -> PnDn,
+    ) -> Option<(usize, PnDn)> {
+        let (crew, noise) = match &mut self.crew {
+            None => return None,
+            Some(CrewRole::Main { crew, .. }) => (*crew, None),
+            Some(CrewRole::Helper { crew, noise, .. }) => (*crew, Some(noise)),
+        };
+        let min = number(&children[best]) as u64;
+        // Children whose virtual number may be the least: under the threshold and within
+        // the largest penalty of the best. The others keep their own number (a lower bound of
+        // their virtual one), without the cost of their keys.
+        let reach = (min + min / 2 + 1).min(threshold as u64);
+        let mut virtual_numbers: SmallVec<[u64; 16]> = SmallVec::new();
+        for (i, ch) in children.iter().enumerate() {
+            let n = number(ch) as u64;
+            let v = if n < reach || i == best {
+                let k = pos.keys_after(ch.mv, self.attacker);
+                n + crew.busy(k.0 ^ k.1) as u64 * (n / 2 + 1)
+            } else {
+                n
+            };
+            virtual_numbers.push(v);
+        }
+        let eligible = |i: usize| (number(&children[i]) as u64) < reach || i == best;
+        let least = (0..children.len())
+            .filter(|&i| eligible(i))
+            .map(|i| virtual_numbers[i])
+            .min()
+            .unwrap_or(min);
+        let mut candidates = (0..children.len()).filter(|&i| eligible(i));
+        let chosen = match noise {
+            // The main thread: the least, the first of equals.
+            None => candidates.find(|&i| virtual_numbers[i] == least),
+            // A helper: any within a sixteenth of the least, at random (xorshift).
+            Some(state) => {
+                let near: SmallVec<[usize; 8]> = candidates
+                    .filter(|&i| virtual_numbers[i] <= least + least / 16)
+                    .collect();
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                near.get((*state % near.len().max(1) as u64) as usize)
+                    .copied()
+            }
+        }
+        .unwrap_or(best);
+        let second = (0..children.len())
+            .filter(|&i| i != chosen)
+            .map(|i| virtual_numbers[i])
+            .min()
+            .unwrap_or(u64::MAX)
+            .max(virtual_numbers[chosen]);
+        Some((chosen, second.min(crate::solver::pn::INF as u64) as PnDn))
     }
 
     /// Looks at the time and stop limits between node counts (see [`Monitor::poll`]).
@@ -310,10 +538,12 @@ impl<'a> Search<'a> {
         let full = pos.key();
         self.path
             .enter_node(full, pos.board_key(), pos.hand(self.attacker), depth);
+        self.crew_enter(full);
         let mut children = match self.expand_or(pos, &moves, depth, budget) {
             Ok(children) => children,
             Err(v) => {
                 self.path.leave_node(full, pos.board_key());
+                self.crew_leave(full);
                 return v;
             }
         };
@@ -341,13 +571,19 @@ impl<'a> Search<'a> {
                 let v = self.open_value(pos, pn, dn, budget);
                 break self.close(pos, depth, v, Some(children[best].mv), start_nodes);
             }
-            let child_th_pn = epsilon_threshold(th_pn, second);
+            let mut child_th_pn = epsilon_threshold(th_pn, second);
+            let mut best = best;
+            if let Some((i, second)) = self.steer(pos, &children, best, th_pn, |c| c.v.pn) {
+                best = i;
+                child_th_pn = epsilon_threshold(th_pn, second);
+            }
             let child_th_dn = remaining_threshold(th_dn, dn, children[best].v.dn);
             let mut c = pos.clone();
             c.play_unchecked(children[best].mv);
             children[best].v = self.and_node(&c, child_th_pn, child_th_dn, depth + 1, budget.dec());
         };
         self.path.leave_node(full, pos.board_key());
+        self.crew_leave(full);
         result
     }
 
@@ -597,9 +833,11 @@ impl<'a> Search<'a> {
         };
         let full = pos.key();
         self.path.enter_node(full, pos.board_key(), hand, depth);
+        self.crew_enter(full);
         let mut exp = Expansion::default();
         if let Some(v) = self.expand_and(&node, &mut exp) {
             self.path.leave_node(full, pos.board_key());
+            self.crew_leave(full);
             return v;
         }
 
@@ -625,7 +863,15 @@ impl<'a> Search<'a> {
                 let v = self.open_value(pos, pn, dn, budget);
                 break self.close(pos, depth, v, Some(exp.children[best].mv), start_nodes);
             }
-            let child_th_dn = reply_epsilon_threshold(th_dn, second);
+            let mut child_th_dn = reply_epsilon_threshold(th_dn, second);
+            let mut best = best;
+            let caps = &exp.caps;
+            if let Some((i, second)) =
+                self.steer(pos, &exp.children, best, th_dn, |c| effective(c, caps).1)
+            {
+                best = i;
+                child_th_dn = reply_epsilon_threshold(th_dn, second);
+            }
             let (best_pn, _) = effective(&exp.children[best], &exp.caps);
             let child_th_pn = remaining_threshold(th_pn, pn, best_pn);
             if let Some(v) = self.descend_and(&node, best, (child_th_pn, child_th_dn), &mut exp) {
@@ -633,6 +879,7 @@ impl<'a> Search<'a> {
             }
         };
         self.path.leave_node(full, pos.board_key());
+        self.crew_leave(full);
         result
     }
 
@@ -1033,7 +1280,8 @@ impl<'a> Search<'a> {
         depth: u32,
         budget: Plies,
     ) -> Value {
-        loop {
+        let offered = self.note_root_job(pos, kind, depth, budget);
+        let v = loop {
             let v = if kind == NodeKind::Or {
                 self.or_node(pos, INF_1, INF_1, depth, budget)
             } else {
@@ -1043,10 +1291,26 @@ impl<'a> Search<'a> {
                 self.monitor.root_pn = v.pn;
                 self.monitor.root_dn = v.dn;
             }
-            if v.pn == 0 || v.dn == 0 || self.monitor.stopped() {
-                return v;
+            if self.monitor.interrupted && self.is_main() {
+                // A helper decided the root and stored it: read it from the table.
+                self.monitor.interrupted = false;
+                let (t, _) = self.lookup(pos, budget, depth);
+                if t.pn == 0 || t.dn == 0 {
+                    break t;
+                }
+                // Not there after all (a result that holds on the helper's path only):
+                // search on, and take no more interruptions for this job.
+                self.ignore_decisions();
+                continue;
             }
+            if v.pn == 0 || v.dn == 0 || self.monitor.stopped() {
+                break v;
+            }
+        };
+        if offered {
+            self.end_root_job();
         }
+        v
     }
     /// Whether `pos` (an OR node when `or`) is mated within `budget` plies on the path `keys`:
     /// from the table, then, given a `search` cap, by a bounded search of at most that many
@@ -1115,7 +1379,7 @@ impl<'a> Search<'a> {
     /// The counters of this search so far.
     pub fn stats(&self) -> Stats {
         Stats {
-            nodes: self.monitor.nodes,
+            nodes: self.monitor.all_nodes(),
             elapsed: self.elapsed(),
             table_fill: self.table.fill(),
             table_bytes: self.table.size_bytes(),

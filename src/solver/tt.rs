@@ -229,7 +229,8 @@ pub(crate) struct Table {
     /// two and four (the allocator aligns the vectors to 16 bytes only).
     key_start: usize,
     entry_start: usize,
-    generation: u32,
+    /// The current search's generation (see [`Table::new_search`]).
+    generation: AtomicU32,
     /// Whether a proof serves only the hand it was found with (see
     /// [`Table::set_exact_proofs`]).
     exact_proofs: bool,
@@ -279,7 +280,7 @@ impl Table {
             clusters: n,
             key_start,
             entry_start,
-            generation: 1,
+            generation: AtomicU32::new(1),
             exact_proofs: false,
             memo: Memo::for_table(bytes),
         })
@@ -318,7 +319,11 @@ impl Table {
         for k in self.keys.iter_mut().step_by(PAGE / 8) {
             *k.get_mut() = std::hint::black_box(*k.get_mut());
         }
-        for e in self.entries.iter_mut().step_by(PAGE / std::mem::size_of::<Slot>()) {
+        for e in self
+            .entries
+            .iter_mut()
+            .step_by(PAGE / std::mem::size_of::<Slot>())
+        {
             *e[0].get_mut() = std::hint::black_box(*e[0].get_mut());
         }
     }
@@ -328,15 +333,23 @@ impl Table {
         self.keys.len() * 8 + self.entries.len() * std::mem::size_of::<Slot>()
     }
 
-    /// Starts a new search: entries of earlier searches become empty.
-    pub fn new_search(&mut self) {
-        self.generation += 1;
-        if self.generation > GENERATION_MASK {
-            self.entries
-                .iter_mut()
-                .for_each(|e| *e[GENERATION].get_mut() = 0);
-            self.generation = 1;
+    /// Starts a new search: entries of earlier searches become empty. Between searches only:
+    /// a search still running on the table would see its entries vanish.
+    pub fn new_search(&self) {
+        let mut generation = self.generation.load(Ordering::Relaxed) + 1;
+        if generation > GENERATION_MASK {
+            for e in self.entries.iter() {
+                e[GENERATION].store(0, Ordering::Relaxed);
+            }
+            generation = 1;
         }
+        self.generation.store(generation, Ordering::Relaxed);
+    }
+
+    /// The current search's generation.
+    #[inline]
+    fn generation(&self) -> u32 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     /// First slot of the cluster of `key`.
@@ -377,7 +390,7 @@ impl Table {
     fn snapshot(&self, slot: usize, key: u64) -> Option<Entry> {
         let e = &self.entries[self.entry_index(slot)];
         let version = e[GENERATION].load(Ordering::Acquire);
-        if version & LOCKED != 0 || version & GENERATION_MASK != self.generation {
+        if version & LOCKED != 0 || version & GENERATION_MASK != self.generation() {
             return None;
         }
         let mut words = [0u32; 6];
@@ -400,7 +413,12 @@ impl Table {
         let version = e[GENERATION].load(Ordering::Relaxed);
         if version & LOCKED != 0
             || e[GENERATION]
-                .compare_exchange(version, version | LOCKED, Ordering::Acquire, Ordering::Relaxed)
+                .compare_exchange(
+                    version,
+                    version | LOCKED,
+                    Ordering::Acquire,
+                    Ordering::Relaxed,
+                )
                 .is_err()
         {
             return;
@@ -411,7 +429,10 @@ impl Table {
             a.store(w, Ordering::Relaxed);
         }
         let count = (version & !(GENERATION_MASK | LOCKED)).wrapping_add(VERSION_STEP);
-        e[GENERATION].store(count | (new[GENERATION] & GENERATION_MASK), Ordering::Release);
+        e[GENERATION].store(
+            count | (new[GENERATION] & GENERATION_MASK),
+            Ordering::Release,
+        );
     }
 
     /// Empties slot `slot` (under its lock, like [`Table::write`]), when it still holds
@@ -525,7 +546,7 @@ impl Table {
         work: u64,
     ) {
         let len = len.to_raw();
-        let generation = self.generation;
+        let generation = self.generation();
         let base = self.base(key);
         let new: Entry = [
             hand.raw(),
@@ -623,7 +644,9 @@ impl Table {
         let sample = self.entries.len().min(FILL_SAMPLE);
         let used = self.entries[..sample]
             .iter()
-            .filter(|e| e[GENERATION].load(Ordering::Relaxed) & GENERATION_MASK == self.generation)
+            .filter(|e| {
+                e[GENERATION].load(Ordering::Relaxed) & GENERATION_MASK == self.generation()
+            })
             .count();
         used as f64 / sample.max(1) as f64
     }
