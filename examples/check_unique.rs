@@ -82,9 +82,6 @@ struct Args {
     /// core.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// Search threads per problem (default: the cores, shared out among the --jobs).
-    #[arg(long)]
-    threads: Option<usize>,
     /// Map the table's memory (with huge pages where the system gives them) before the first
     /// problem: about 2 s per GiB, then about a tenth less time on long searches and suites;
     /// `auto` does it for inputs of at least 32 problems per job.
@@ -325,7 +322,8 @@ fn main() -> ExitCode {
     let config = common::solver_config(
         args.hash_mb,
         jobs,
-        args.threads,
+        // The checker runs on one thread (`Solver::check`).
+        Some(1),
         args.nodes,
         args.shortest_nodes,
         args.time,

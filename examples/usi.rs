@@ -25,6 +25,7 @@
 //! | `NodesLimit` | 0 | stop after about this many nodes (0: no limit); `checkmate timeout` then |
 //! | `ShortestNodes` | 0 | nodes allowed, after the first proof, for proving the length shortest and walking the line (`tsume::solver::SolverConfig::shortest_node_limit`; 0: the library default, 10,000,000; the largest value: no limit; a `go mate` time limit that runs out during this work still gives the mate found) |
 //! | `PvInterval` | 1000 | milliseconds between `info time .. nodes .. nps .. hashfull ..` lines during a search (0: none) |
+//! | `Threads` | the machine's cores | search threads: helpers search the same problem over the one table (`tsume::solver::SolverConfig::threads`); 1 repeats a search node for node |
 //! | `TightenLine` | true | the line tightening (`tsume::solver::SolverConfig::tighten_line`) |
 //! | `MaxMateLength` | 0 | look only for mates of at most this many plies (0: any); `checkmate nomate` then means none that short |
 //! | `FillDefenderHand` | false | give the defender every piece not on the board or in the attacker's hand (残り駒全部), for a GUI board whose defender's hand was left empty |
@@ -139,6 +140,8 @@ struct Options {
     tighten_line: bool,
     max_mate_length: u32,
     fill_defender_hand: bool,
+    /// Search threads (`Threads`).
+    threads: usize,
 }
 
 /// The largest value of the node-count spins (what a GUI's 64-bit spin holds).
@@ -147,6 +150,9 @@ const SPIN_MAX: u64 = i64::MAX as u64;
 const HASH_MAX: u64 = 1 << 20;
 /// The part of `USI_Hash` kept for what is not a table (see [`Options::table_mib`]).
 const RESERVE_MIB: usize = 16;
+/// The most search threads `Threads` may ask for.
+const THREADS_MAX: u64 = 256;
+
 /// The longest mate `MaxMateLength` may ask for.
 const LENGTH_MAX: u64 = 65_533;
 
@@ -160,6 +166,7 @@ impl Default for Options {
             tighten_line: true,
             max_mate_length: 0,
             fill_defender_hand: false,
+            threads: Solver::default_threads().min(THREADS_MAX as usize),
         }
     }
 }
@@ -184,6 +191,10 @@ impl Options {
             format!(
                 "option name PvInterval type spin default {} min 0 max 3600000",
                 d.pv_interval_ms
+            ),
+            format!(
+                "option name Threads type spin default {} min 1 max {THREADS_MAX}",
+                d.threads
             ),
             format!(
                 "option name TightenLine type check default {}",
@@ -232,6 +243,15 @@ impl Options {
             "nodeslimit" => spin(SPIN_MAX).map(|n| self.nodes_limit = n),
             "shortestnodes" => spin(SPIN_MAX).map(|n| self.shortest_nodes = n),
             "pvinterval" => spin(3_600_000).map(|n| self.pv_interval_ms = n),
+            "threads" => match spin(THREADS_MAX)? {
+                0 => Err(format!(
+                    "bad value '0' for option {name}: at least 1 thread"
+                )),
+                n => {
+                    self.threads = n as usize;
+                    Ok(())
+                }
+            },
             // `Shortcuts`: its name before 0.1, still sent by a GUI that saved it.
             "tightenline" | "shortcuts" => check().map(|b| self.tighten_line = b),
             "maxmatelength" => spin(LENGTH_MAX).map(|n| self.max_mate_length = n as u32),
@@ -260,6 +280,7 @@ impl Options {
             .shortest_node_limit(nonzero(self.shortest_nodes))
             .progress_interval(Duration::from_millis(self.pv_interval_ms.max(1)))
             .tighten_line(self.tighten_line)
+            .threads(self.threads)
             .max_mate_length((self.max_mate_length > 0).then_some(self.max_mate_length))
     }
 }

@@ -217,6 +217,7 @@ fn a_whole_conversation() {
         "ShortestNodes type spin default 0 min 0",
         "PvInterval type spin default 1000 min 0",
         "TightenLine type check default true",
+        "Threads type spin default ",
         "MaxMateLength type spin default 0 min 0",
         "FillDefenderHand type check default false",
     ] {
@@ -232,7 +233,11 @@ fn a_whole_conversation() {
     e.send("setoption name USI_Hash value 32");
     e.send("setoption name USI_Ponder value true");
     e.send("setoption name PvInterval value 100");
+    e.send("setoption name Threads value 2");
     e.silent(Duration::from_millis(200));
+    e.send("setoption name Threads value 0");
+    let l = e.next(secs(5)).unwrap();
+    assert!(l.contains("at least 1 thread"), "{l}");
     e.send("setoption name Bogus value 1");
     let l = e.next(secs(5)).unwrap();
     assert_eq!(l, "info string setoption: unknown option 'Bogus'");

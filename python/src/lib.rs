@@ -194,15 +194,11 @@ fn positive(name: &str, n: Option<u64>) -> PyResult<Option<u64>> {
     }
 }
 
-fn check_threads(threads: usize) -> PyResult<()> {
-    if threads == 1 {
-        Ok(())
+fn check_threads(threads: usize) -> PyResult<usize> {
+    if threads == 0 {
+        Err(config_error("threads must be at least 1"))
     } else {
-        Err(config_error(format!(
-            "threads={threads}: the solver searches one position on one thread today; more \
-             threads come with the parallel search. For many positions use \
-             solve_many(positions, jobs=N)"
-        )))
+        Ok(threads)
     }
 }
 
@@ -234,9 +230,10 @@ impl Limits {
         })
     }
 
-    fn config(&self, hash_mb: usize) -> SolverConfig {
+    fn config(&self, hash_mb: usize, threads: usize) -> SolverConfig {
         let mut c = SolverConfig::new()
             .hash_mib(hash_mb)
+            .threads(threads)
             .time_limit(self.time)
             .node_limit(self.nodes)
             .shortest_node_limit(self.shortest_nodes)
@@ -1105,6 +1102,7 @@ struct PySolver {
     inner: Mutex<Solver>,
     stop: StopHandle,
     hash_mb: usize,
+    threads: usize,
 }
 
 #[pymethods]
@@ -1112,14 +1110,21 @@ impl PySolver {
     #[new]
     #[pyo3(signature = (*, hash_mb = DEFAULT_HASH_MB, threads = 1))]
     fn new(hash_mb: usize, threads: usize) -> PyResult<PySolver> {
-        check_threads(threads)?;
+        let threads = check_threads(threads)?;
         let hash_mb = check_hash(hash_mb)?;
-        let solver = new_solver(SolverConfig::new().hash_mib(hash_mb))?;
+        let solver = new_solver(SolverConfig::new().hash_mib(hash_mb).threads(threads))?;
         Ok(PySolver {
             stop: solver.stop_handle(),
             inner: Mutex::new(solver),
             hash_mb,
+            threads,
         })
+    }
+
+    /// Search threads per position.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The table size in MiB.
@@ -1157,7 +1162,7 @@ impl PySolver {
     ) -> PyResult<PySolveResult> {
         let problem = tsume_from(position)?;
         let limits = Limits::new(time, nodes, shortest_nodes, max_length, progress_interval)?;
-        let config = limits.config(self.hash_mb);
+        let config = limits.config(self.hash_mb, self.threads);
         let stops = Stops::default();
         stops.add(self.stop.clone());
         let pos = problem.position;
@@ -1202,7 +1207,7 @@ impl PySolver {
             None => (!problem.moves.is_empty()).then(|| problem.moves.clone()),
         };
         let limits = Limits::new(time, nodes, None, None, progress_interval)?;
-        let config = limits.config(self.hash_mb);
+        let config = limits.config(self.hash_mb, self.threads);
         let check = CheckConfig::new()
             .first_flaw(first_flaw)
             .strict(strict)
@@ -1232,7 +1237,7 @@ impl PySolver {
     }
 
     fn __repr__(&self) -> String {
-        format!("Solver(hash_mb={})", self.hash_mb)
+        format!("Solver(hash_mb={}, threads={})", self.hash_mb, self.threads)
     }
 }
 
@@ -1296,7 +1301,7 @@ fn solve_many(
     hash_mb: usize,
     threads: usize,
 ) -> PyResult<Vec<PySolveResult>> {
-    check_threads(threads)?;
+    let threads = check_threads(threads)?;
     let hash_mb = check_hash(hash_mb)?;
     if jobs == 0 {
         return Err(config_error("jobs must be at least 1"));
@@ -1307,7 +1312,7 @@ fn solve_many(
         all.push(tsume_from(&item?)?.position);
     }
     let jobs = jobs.min(all.len()).max(1);
-    let config = limits.config(hash_mb);
+    let config = limits.config(hash_mb, threads);
     let stops = Stops::default();
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Solution>>> = all.iter().map(|_| Mutex::new(None)).collect();

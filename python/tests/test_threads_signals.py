@@ -130,3 +130,17 @@ def test_stop_from_another_thread():
     r = solver.solve(MICROCOSMOS)
     assert r.verdict == "unknown" and r.reason == "stopped"
     assert time.perf_counter() - t < 1.0
+
+
+def test_threads_give_the_same_answers():
+    """A search on 2 threads (and on 4, more than the test machines' cores) answers as one."""
+    for problem in ts.read_problems(PROBLEMS / "yaneuraou.sfen")[:12]:
+        one = ts.solve(problem.position, hash_mb=16)
+        for threads in (2, 4):
+            r = ts.Solver(hash_mb=16, threads=threads).solve(problem.position)
+            assert (r.verdict, r.length, r.shortest_proven) == (
+                one.verdict,
+                one.length,
+                one.shortest_proven,
+            )
+    assert ts.Solver(threads=2).threads == 2

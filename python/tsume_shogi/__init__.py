@@ -80,8 +80,9 @@ def solve(
     ``progress_interval`` seconds (default 1), on the calling thread; if it raises, the search
     stops and the error propagates.
 
-    ``threads``: only 1 today (the solver searches one position on one thread; more threads
-    come with the parallel search, and any other value raises ``ValueError``). For many
+    ``threads``: search threads for this one position (default 1): helper threads search it
+    over the one table of ``hash_mb``. More threads help long problems; answers are as sound,
+    but node counts (and, under a limit, how far it got) vary from run to run. For many
     positions at once use :func:`solve_many` with ``jobs=N``.
 
     A :class:`SolveResult` comes back; read ``status`` for one sentence, ``length`` and

@@ -22,9 +22,9 @@ fn a_futile_interposition_in_an_intended_line_is_found() {
         .iter()
         .map(|m| Move::from_usi(m).unwrap())
         .collect();
-    let mut table = Table::new(1);
+    let table = Table::new(1);
     table.new_search();
-    let mut s = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+    let mut s = Search::new(&table, pos.side_to_move(), Limits::for_tests());
     let found = futile_in_line(&mut s, &pos, &moves, 10_000);
     assert_eq!(found, Some((2, moves[1], true)));
 }
@@ -46,9 +46,9 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
     let walk = Walk::new(&pos, &line);
     let config = SolverConfig::new().hash_mib(2);
     let stop = Arc::new(AtomicBool::new(false));
-    let mut table = Table::new(1);
+    let table = Table::new(1);
     table.new_search();
-    let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+    let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
     let mut side = None;
     let mut checker = Checker {
         search: &mut search,

@@ -191,12 +191,13 @@ impl SolverConfig {
 
     /// Search threads (at least 1; the default is 1). With more than one, [`Solver::solve`]
     /// runs helper threads beside its own that search the same problem over the one table
-    /// (the [`hash_mib`](Self::hash_mib) budget covers them all), and
-    /// [`Solver::check`](super::Solver::check) asks its questions on that many threads at once.
-    /// The answers are as sound as with one thread, but which of several equally good lines
-    /// is found, how many nodes it takes and, where a limit runs out, how far the search got,
-    /// depend on how the threads' work interleaves: only one thread repeats itself node for
-    /// node. [`Solver::default_threads`](super::Solver::default_threads) is the machine's count.
+    /// (the [`hash_mib`](Self::hash_mib) budget covers them all; the design is in
+    /// [the solver module's docs](super#parallel-search)).
+    /// [`Solver::check`](super::Solver::check) still runs on one thread. The answers are as
+    /// sound as with one thread, but which of several equally good lines is found, how many
+    /// nodes it takes and, where a limit runs out, how far the search got depend on how the
+    /// threads' work interleaves: only one thread repeats itself node for node.
+    /// [`Solver::default_threads`](super::Solver::default_threads) is the machine's count.
     ///
     /// [`Solver::solve`]: super::Solver::solve
     pub fn threads(mut self, threads: usize) -> SolverConfig {

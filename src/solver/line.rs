@@ -650,9 +650,9 @@ mod tests {
     #[test]
     fn walks_the_known_main_line_of_a_mate_in_three() {
         let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         table.new_search();
-        let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+        let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
         let v = search.solve_node(&pos, NodeKind::Or, 0, Plies::Unlimited);
         assert_eq!(v.pn, 0, "a mate");
         let w = extract_line(
@@ -692,9 +692,9 @@ mod tests {
             pos.play(Move::from_usi(usi).unwrap()).unwrap();
         }
         keys.push(pos.key());
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         table.new_search();
-        let mut search = Search::new(&mut table, crate::Color::Black, Limits::for_tests());
+        let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());
         let mut walk = LineWalk::new(&mut search, WalkMode::main_line(true, true), 1_000_000);
         let sub = walk
             .walk_and(&pos, 2, &mut keys)

@@ -142,6 +142,38 @@
 //! Every line is checked move by move by [`verify_mate`] (rules core only) before it is reported; a
 //! proof whose line cannot be verified is reported as `Unknown(UnverifiedLine)`, never as a mate.
 //!
+//! ## Parallel search
+//!
+//! With [`SolverConfig::threads`] above one, [`Solver::solve`] runs helper threads beside its
+//! own. The solver's own thread (the main thread) does everything it does alone: the first
+//! proof, the searches that prove the length minimal, the line tightening and the line walk.
+//! Whenever one of its df-pn searches has run 2,048 nodes, the main thread offers that search's
+//! root (position, budget and path) to the helpers, and each helper searches the same root.
+//!
+//! - **What they share:** the one transposition table and the memo of initial numbers. Every
+//!   slot of the table is a small sequence lock, so a thread never reads half of another's
+//!   write. Each thread keeps its own path, repetition table and node count.
+//! - **How they keep apart:** each thread marks the nodes on its path in a small shared array.
+//!   When a thread chooses a child, a child that other threads are inside counts as harder by
+//!   half its number per thread (a virtual proof or disproof number, after Kaneko's parallel
+//!   df-pn). The 1+ε thresholds are grown from these virtual numbers, so the thread goes
+//!   elsewhere unless that child is clearly the best. Each helper also breaks near ties its own
+//!   way.
+//! - **How a proof by one stops the others:** a helper that decides the root has stored the
+//!   result in the table and raises a flag. Within 1,024 of its nodes the main thread unwinds,
+//!   reads the result and goes on. When the main thread's search ends, the offer is withdrawn
+//!   and the helpers stop within 1,024 of their own nodes.
+//! - **Why the answers stay sound:** results that hold on one path only never reach the table,
+//!   so every entry is true whichever thread wrote it. The main thread walks and verifies the
+//!   line, as with one thread.
+//! - **Limits:** the node limit counts the nodes of all threads, and every thread watches the
+//!   stop flag. The table budget is the one table's, and the threads' repetition tables share
+//!   the part of it they may take.
+//! - **Determinism:** one thread repeats itself node for node. With several, which of equally
+//!   short lines is found and the node counts vary from run to run.
+//!
+//! [`Solver::check`] runs on one thread.
+//!
 //! ## The length is a proven bound
 //!
 //! [`MateLine::length`] — `length` in the JSON, "mate in N" in the output of `solve` and

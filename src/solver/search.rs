@@ -86,7 +86,7 @@ enum CrewRole<'a> {
     Main {
         crew: &'a Crew,
         /// The df-pn search under way: its root, and when and as what job it is offered.
-        job: Option<RootJob>,
+        job: Option<Box<RootJob>>,
     },
     /// A helper searching job `job`, with its own noise.
     Helper {
@@ -221,10 +221,8 @@ impl<'a> Search<'a> {
                 Some(id) if job.heed && crew.was_decided(id) => self.monitor.interrupted = true,
                 _ => {}
             },
-            Some(CrewRole::Helper { crew, job, .. }) => {
-                if !crew.is_current(*job) {
-                    self.monitor.interrupted = true;
-                }
+            Some(CrewRole::Helper { crew, job, .. }) if !crew.is_current(*job) => {
+                self.monitor.interrupted = true;
             }
             _ => {}
         }
@@ -238,7 +236,7 @@ impl<'a> Search<'a> {
         match &mut self.crew {
             Some(CrewRole::Main { job, .. }) if !by_depth => {
                 let offer_at = nodes + HELP_AFTER;
-                *job = Some(RootJob {
+                *job = Some(Box::new(RootJob {
                     pos: pos.clone(),
                     kind,
                     depth,
@@ -246,7 +244,7 @@ impl<'a> Search<'a> {
                     offer_at,
                     id: None,
                     heed: true,
-                });
+                }));
                 self.monitor.check_by(offer_at);
                 true
             }
@@ -1414,9 +1412,9 @@ mod tests {
         let mut mated = pos.clone();
         mated.play_unchecked(Move::from_usi("G*5b").unwrap());
         assert!(mated.legal_moves().is_empty());
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         table.new_search();
-        let mut search = Search::new(&mut table, pos.side_to_move(), Limits::for_tests());
+        let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
         search.exclude([(mated.key(), 1)].into_iter().collect());
         search.key_by_depth();
         let at0 = search.within_any(&pos, NodeKind::Or, &[], Some(10_000));
@@ -1451,9 +1449,9 @@ mod saw_tests {
     #[test]
     fn a_repeated_interposition_is_left_out() {
         let (keys, n) = saw();
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         table.new_search();
-        let mut search = Search::new(&mut table, Color::Black, Limits::for_tests());
+        let mut search = Search::new(&table, Color::Black, Limits::for_tests());
         for budget in [2, 3] {
             let on_line = search.within(&n, NodeKind::And, budget, &keys, Some(100_000));
             assert_eq!(on_line, Within::Yes(2), "on the line, within {budget}");

@@ -517,13 +517,13 @@ mod tests {
         for &mv in &moves[..1320] {
             pos.play_unchecked(mv);
         }
-        let mut table = Table::new(64);
+        let table = Table::new(64);
         table.new_search();
         let limits = Limits {
             max_depth: 16_000,
             ..Limits::for_tests()
         };
-        let mut search = Search::new(&mut table, pos.side_to_move(), limits);
+        let mut search = Search::new(&table, pos.side_to_move(), limits);
         let v = search.solve_node(&pos, NodeKind::Or, 0, Plies::Unlimited);
         assert_eq!(v.pn, 0, "a mate");
         let first = v.len.plies();

@@ -688,7 +688,7 @@ mod tests {
 
     #[test]
     fn superiority_and_inferiority() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         t.new_search();
         let (pn, dn) = PROVEN;
         t.store(42, hand(1, 0), pn, dn, plies(7), None, 10);
@@ -741,7 +741,7 @@ mod tests {
 
     #[test]
     fn budgets() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         t.new_search();
         let mv = Move::from_usi("G*5b").unwrap();
         let (pn, dn) = PROVEN;
@@ -784,7 +784,7 @@ mod tests {
     /// smaller one; for a larger budget only its best move is given.
     #[test]
     fn open_entries_keep_their_budget() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let mv = Move::from_raw(0x0a12);
         assert!(mv.is_some());
         t.store(42, hand(0, 0), 3, 4, plies(9), mv, 1);
@@ -812,7 +812,7 @@ mod tests {
 
     #[test]
     fn new_search_forgets() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         t.store(42, hand(0, 0), 3, 4, Plies::Unlimited, None, 1);
         assert!(t.probe(42, hand(0, 0), Plies::Unlimited).found);
         t.new_search();
@@ -839,7 +839,7 @@ mod tests {
 
     #[test]
     fn never_grows_and_replaces() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let size = t.size_bytes();
         // The size asked for, and the room for aligning the clusters to cache lines.
         assert!(size <= (1 << 20) + (WAYS - 1) * (8 + std::mem::size_of::<Slot>()));
