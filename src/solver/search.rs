@@ -313,6 +313,29 @@ impl<'a> Search<'a> {
             Some(CrewRole::Helper { crew, noise, .. }) => (*crew, Some(noise)),
         };
         let min = number(&children[best]) as u64;
+        // The common case costs one look-up: the best child is free. The main thread then
+        // keeps the choice; a helper takes one of the children tied with it at random.
+        let k = pos.keys_after(children[best].mv, self.attacker);
+        if crew.busy(k.0 ^ k.1) == 0 {
+            let state = noise?;
+            let near: SmallVec<[usize; 8]> = (0..children.len())
+                .filter(|&i| (number(&children[i]) as u64) <= min + min / 16)
+                .collect();
+            if near.len() < 2 {
+                return None;
+            }
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            let chosen = near[(*state % near.len() as u64) as usize];
+            let second = (0..children.len())
+                .filter(|&i| i != chosen)
+                .map(|i| number(&children[i]))
+                .min()
+                .unwrap_or(crate::solver::pn::INF)
+                .max(number(&children[chosen]));
+            return Some((chosen, second));
+        }
         // Children whose virtual number may be the least: under the threshold and within
         // the largest penalty of the best. The others keep their own number (a lower bound of
         // their virtual one), without the cost of their keys.
