@@ -180,7 +180,9 @@ impl Solver {
             if let (Some(crew), Some(table)) = (crew, &table) {
                 for index in 1..threads {
                     let stop = &stop;
-                    std::thread::Builder::new()
+                    // A helper that cannot be started is done without: the search is the same,
+                    // with fewer threads.
+                    let _ = std::thread::Builder::new()
                         .name(format!("tsume-helper-{index}"))
                         .stack_size(SEARCH_STACK)
                         .spawn_scoped(s, move || {
@@ -192,21 +194,21 @@ impl Solver {
                                 progress_every: std::time::Duration::MAX,
                                 progress: None,
                             })
-                        })
-                        .expect("spawn a helper thread");
+                        });
                 }
             }
             let r = std::thread::Builder::new()
                 .name("tsume-search".into())
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(s, || work(self, crew))
-                .expect("spawn the search thread")
-                .join()
-                .expect("the search thread does not panic");
+                .map(|h| h.join());
+            // The helpers quit before anything else: the scope waits for them, even to
+            // pass on a panic.
             if let Some(crew) = crew {
                 crew.quit();
             }
-            r
+            r.expect("spawn the search thread")
+                .expect("the search thread does not panic")
         });
         drop(table);
         r
