@@ -1,6 +1,7 @@
 //! One position, one proven length: the consistency sweep of `examples/consistency.rs` on
 //! the short suites and on random mates, with tables from a few hundred KiB (entries
-//! replaced all the time) to 16 MiB and with the allowance after the first proof doubled;
+//! replaced all the time) to 16 MiB, with the allowance after the first proof doubled, and
+//! with 2 and 8 threads;
 //! plus a property over table sizes. The rules of the check are in
 //! `examples/common/consistency.rs`.
 //!
@@ -49,6 +50,15 @@ fn sweep(problems: &[(String, Position)], kibs: &[usize], along: usize) -> Vec<S
             config(big).shortest_node_limit(Some(2 * SolverConfig::DEFAULT_SHORTEST_NODES)),
             "allowance doubled",
         ));
+        // Threads: the parallel search's answers must agree too (8 is more than the test
+        // machines have cores).
+        for threads in [2, 8] {
+            answers.push(answer(
+                pos,
+                config(big).threads(threads),
+                &format!("{threads} threads"),
+            ));
+        }
         bad.extend(
             contradictions(&answers)
                 .into_iter()

@@ -85,3 +85,10 @@ pub(crate) const QUICK_SHARE_PART: u64 = 16;
 /// Nodes the search for the order of moves of a 手順前後 / 非限定 may visit: it only shows an
 /// order that the classifying searches have already shown the attacker can force.
 pub(crate) const REJOIN_NODES: u32 = 20_000;
+
+// --- The parallel search (`parallel.rs`) ---
+
+/// Nodes the main thread searches in one df-pn search before it offers the search to the
+/// helpers: a search smaller than this ends before a helper would have woken up and looked up
+/// its first nodes (a few hundred microseconds), and the line walk runs thousands of them.
+pub(crate) const HELP_AFTER: u64 = 2048;

@@ -1,53 +1,9 @@
-//! The parallel search: helper threads that search the same root as the main thread, over the
-//! one shared table.
-//!
-//! # Design
-//!
-//! A search with `threads` threads is the single-thread search on one thread (the *main*
-//! thread: it runs the whole pipeline of first proof, shortening, tightening and line walk,
-//! exactly as with one thread) and `threads - 1` *helpers*. Whenever the main thread has spent
-//! [`HELP_AFTER`] nodes in one df-pn search (a call of `Search::solve_node`, the root of the
-//! first proof or one of the later bounded searches), it offers that search as a *job*: the
-//! root position, its kind, ply, budget and path. Each helper runs the same df-pn search from
-//! the same root on the shared [transposition table](super::tt): what they share is the table
-//! (proofs, disproofs, and the numbers of open nodes) and the memo of initial numbers; each
-//! thread has its own path, repetition table and node count.
-//!
-//! Threads that ran the same deterministic search would walk the same nodes one after the
-//! other. The helpers are kept apart in two ways:
-//!
-//! - *Busy marks.* Every thread marks the nodes on its current path in a small shared array
-//!   (a counter per slot, indexed by key). When a thread chooses the child to search next, a
-//!   child another thread is inside counts as harder than it is: its proof number (at an OR
-//!   node; its disproof number at an AND node) is raised by a half, once per thread inside.
-//!   This is the virtual proof number of Kaneko's parallel df-pn, on the numbers of the
-//!   1+ε trick: the thread takes the second-best child unless the best one is clearly better.
-//!   Only the choice is affected; the numbers a node reports and stores are the true ones.
-//! - *Noise.* Each helper breaks near ties between children its own way (a per-thread
-//!   pseudo-random choice among children whose numbers are within an eighth of the best), so
-//!   that two helpers that reach the same free node do not descend together.
-//!
-//! A thread that decides the job's root (proven or disproven within its budget) has stored the
-//! result in the table and raises a flag; the main thread, which looks at it with its limits
-//! (every 1024 nodes), unwinds, reads the root's result from the table and goes on with its
-//! pipeline. When the main thread's search of the job ends, the job is withdrawn and every
-//! helper stops within 1024 nodes of its own and waits for the next one.
-//!
-//! # What stays true
-//!
-//! Every entry of the table is a fact about a position that holds whatever thread wrote it
-//! (results that hold on one path only never reach the table, see
-//! [`Search`](super::search::Search)), and each slot is read whole (see
-//! [`tt`](super::tt)): a proof found by a helper is a proof. The answer's line is walked and
-//! verified by the main thread, as with one thread. With one thread there are no helpers, no
-//! marks and no noise: the search is the single-thread search, node for node.
-//!
-//! # Limits
-//!
-//! The node limit counts the nodes of all threads; the time limit and a stop are watched by
-//! every thread, so that each stops within 1024 of its own nodes. The table budget
-//! ([`SolverConfig::hash_mib`](super::SolverConfig::hash_mib)) is the one table's; the
-//! repetition tables of the threads' paths share the part of it they may take.
+//! The parallel search's crew: what the threads of one search share besides the table (the
+//! job on offer, the flags that end it, the node count and the busy marks), and the helper
+//! threads' loop. The design (what is shared, how threads keep apart, how a proof by one
+//! stops the others, what stays deterministic) is in the [solver module's
+//! docs](super#parallel-search); the main thread's part is in `Search` (`steer`,
+//! `crew_tick`, `solve_node`).
 
 use super::monitor::Limits;
 use super::plies::Plies;
@@ -57,23 +13,24 @@ use crate::position::Position;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Nodes the main thread searches in one df-pn search before it offers the search to the
-/// helpers: a search smaller than this ends before a helper would have woken up and looked up
-/// its first nodes (a few hundred microseconds), and the line walk runs thousands of them.
-pub(crate) const HELP_AFTER: u64 = 2048;
-
 /// Slots of the busy marks: enough that the paths of a few threads (hundreds of nodes each on a
 /// long problem) seldom share a slot, and small enough to stay in the cache.
 const BUSY_SLOTS: usize = 1 << 16;
+
+/// The root of a df-pn search: what `Search::solve_node` is given.
+#[derive(Clone)]
+pub(crate) struct Root {
+    pub pos: Position,
+    pub kind: NodeKind,
+    pub depth: u32,
+    pub budget: Plies,
+}
 
 /// A df-pn search offered to the helpers.
 pub(crate) struct Job {
     /// Its number: a helper works on a job only while it is the one on offer.
     pub id: u64,
-    pub pos: Position,
-    pub kind: NodeKind,
-    pub depth: u32,
-    pub budget: Plies,
+    pub root: Root,
     /// The positions (full keys) on the path to the root, as the main thread's search has them.
     pub path: Vec<u64>,
 }
@@ -118,22 +75,12 @@ impl Crew {
         self.threads
     }
 
-    /// Offers a search to the helpers; its job id.
-    pub fn post(
-        &self,
-        pos: &Position,
-        kind: NodeKind,
-        depth: u32,
-        budget: Plies,
-        path: &[u64],
-    ) -> u64 {
+    /// Offers the search from `root` on `path` to the helpers; its job id.
+    pub fn post(&self, root: &Root, path: &[u64]) -> u64 {
         let id = self.last_id.fetch_add(1, Ordering::Relaxed) + 1;
         let job = Arc::new(Job {
             id,
-            pos: pos.clone(),
-            kind,
-            depth,
-            budget,
+            root: root.clone(),
             path: path.to_vec(),
         });
         let mut offer = self.offer.lock().unwrap_or_else(|e| e.into_inner());
@@ -235,14 +182,20 @@ pub(crate) fn help(crew: &Crew, table: &Table, index: usize, limits: impl Fn() -
     let mut last = 0;
     while let Some(job) = crew.next_job(last) {
         last = job.id;
-        let attacker = match job.kind {
-            NodeKind::Or => job.pos.side_to_move(),
-            NodeKind::And => job.pos.side_to_move().flip(),
+        let Root {
+            pos,
+            kind,
+            depth,
+            budget,
+        } = &job.root;
+        let attacker = match kind {
+            NodeKind::Or => pos.side_to_move(),
+            NodeKind::And => pos.side_to_move().flip(),
         };
         let mut search = Search::new(table, attacker, limits());
         search.join_crew_as_helper(crew, job.id, index as u64);
         search.set_path(&job.path);
-        let v = search.solve_node(&job.pos, job.kind, job.depth, job.budget);
+        let v = search.solve_node(pos, *kind, *depth, *budget);
         if (v.pn == 0 || v.dn == 0) && search.aborted().is_none() && !search.left_job() {
             crew.decide(job.id);
         }

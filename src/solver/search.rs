@@ -3,6 +3,7 @@
 //! test at new children, proof and disproof hands, delayed expansion of interposition drops,
 //! and path-dependent handling of repetitions.
 
+use super::budgets::HELP_AFTER;
 use super::expansion::{
     Child, Children, DROP_ORDER, Expansion, Summary, effective, folded_squares, initial_and_pn,
     initial_or_dn, summarize,
@@ -11,7 +12,7 @@ use super::futile;
 use super::hands;
 use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
-use super::parallel::{Crew, HELP_AFTER};
+use super::parallel::{Crew, Root};
 use super::path::{Path, PathResult};
 use super::plies::Plies;
 use super::pn::{
@@ -98,10 +99,7 @@ enum CrewRole<'a> {
 
 /// The main thread's df-pn search under way, for offering it to the helpers.
 struct RootJob {
-    pos: Position,
-    kind: NodeKind,
-    depth: u32,
-    budget: Plies,
+    root: Root,
     /// The node count at which it is offered.
     offer_at: u64,
     /// Its job id once offered.
@@ -210,13 +208,7 @@ impl<'a> Search<'a> {
                 job: Some(job),
             }) => match job.id {
                 None if nodes >= job.offer_at => {
-                    job.id = Some(crew.post(
-                        &job.pos,
-                        job.kind,
-                        job.depth,
-                        job.budget,
-                        self.path.base_keys(),
-                    ));
+                    job.id = Some(crew.post(&job.root, self.path.base_keys()));
                 }
                 Some(id) if job.heed && crew.was_decided(id) => self.monitor.interrupted = true,
                 _ => {}
@@ -237,10 +229,12 @@ impl<'a> Search<'a> {
             Some(CrewRole::Main { job, .. }) if !by_depth => {
                 let offer_at = nodes + HELP_AFTER;
                 *job = Some(Box::new(RootJob {
-                    pos: pos.clone(),
-                    kind,
-                    depth,
-                    budget,
+                    root: Root {
+                        pos: pos.clone(),
+                        kind,
+                        depth,
+                        budget,
+                    },
                     offer_at,
                     id: None,
                     heed: true,
@@ -276,29 +270,41 @@ impl<'a> Search<'a> {
         matches!(self.crew, Some(CrewRole::Main { .. }))
     }
 
+    /// The crew of this search's parallel search, if any.
+    #[inline]
+    fn crew(&self) -> Option<&'a Crew> {
+        match self.crew {
+            Some(CrewRole::Main { crew, .. } | CrewRole::Helper { crew, .. }) => Some(crew),
+            None => None,
+        }
+    }
+
     /// Marks the node with full key `full` as entered (for the busy marks of a parallel
     /// search).
     #[inline]
     fn crew_enter(&self, full: u64) {
-        if let Some(CrewRole::Main { crew, .. } | CrewRole::Helper { crew, .. }) = &self.crew {
+        if let Some(crew) = self.crew() {
             crew.enter(full);
         }
     }
 
+    /// Marks the node with full key `full` as left (see [`Search::crew_enter`]).
     #[inline]
     fn crew_leave(&self, full: u64) {
-        if let Some(CrewRole::Main { crew, .. } | CrewRole::Helper { crew, .. }) = &self.crew {
+        if let Some(crew) = self.crew() {
             crew.leave(full);
         }
     }
 
     /// In a parallel search, the child to search next and the number its threshold is
-    /// grown from (the 1+ε trick's second-best), on virtual numbers: a child other threads
-    /// are inside counts as harder than it is, by half its number per thread, and a helper
-    /// breaks near ties its own way (see [`super::parallel`]). `best` is the child with the
-    /// least `number`, which is under `threshold`; only children under it are chosen, and
-    /// the chosen child's number is at most the returned one, so that its threshold leaves
-    /// it room to grow. `None` with one thread: the choice stands.
+    /// grown from (the 1+ε trick's second-best), on virtual numbers: when the best child is
+    /// busy, a child other threads are inside counts as harder than it is, by half its
+    /// number per thread; and a helper breaks near ties its own way (see
+    /// [`super::parallel`]). `best` is the child with the least `number`, which is under
+    /// `threshold`; only children under it are chosen, and the chosen child's number is at
+    /// most the returned one, so that its threshold leaves it room to grow. `None` when the
+    /// choice stands (always with one thread, and on the main thread while the best child is
+    /// free: one look-up).
     fn steer(
         &mut self,
         pos: &Position,
@@ -307,60 +313,41 @@ impl<'a> Search<'a> {
         threshold: PnDn,
         number: impl Fn(&Child) -> PnDn,
     ) -> Option<(usize, PnDn)> {
-        let (crew, noise) = match &mut self.crew {
-            None => return None,
-            Some(CrewRole::Main { crew, .. }) => (*crew, None),
-            Some(CrewRole::Helper { crew, noise, .. }) => (*crew, Some(noise)),
+        let crew = self.crew()?;
+        let busy = |ch: &Child| {
+            let k = pos.keys_after(ch.mv, self.attacker);
+            crew.busy(k.0 ^ k.1) as u64
+        };
+        let best_busy = busy(&children[best]) > 0;
+        let noise = match &mut self.crew {
+            Some(CrewRole::Helper { noise, .. }) => Some(noise),
+            _ if !best_busy => return None,
+            _ => None,
         };
         let min = number(&children[best]) as u64;
-        // The common case costs one look-up: the best child is free. The main thread then
-        // keeps the choice; a helper takes one of the children tied with it at random.
-        let k = pos.keys_after(children[best].mv, self.attacker);
-        if crew.busy(k.0 ^ k.1) == 0 {
-            let state = noise?;
-            let near: SmallVec<[usize; 8]> = (0..children.len())
-                .filter(|&i| (number(&children[i]) as u64) <= min + min / 16)
-                .collect();
-            if near.len() < 2 {
-                return None;
-            }
-            *state ^= *state << 13;
-            *state ^= *state >> 7;
-            *state ^= *state << 17;
-            let chosen = near[(*state % near.len() as u64) as usize];
-            let second = (0..children.len())
-                .filter(|&i| i != chosen)
-                .map(|i| number(&children[i]))
-                .min()
-                .unwrap_or(crate::solver::pn::INF)
-                .max(number(&children[chosen]));
-            return Some((chosen, second));
-        }
-        // Children whose virtual number may be the least: under the threshold and within
-        // the largest penalty of the best. The others keep their own number (a lower bound of
-        // their virtual one), without the cost of their keys.
+        // Children that may be chosen: under the threshold and within the largest penalty of
+        // the best. Their virtual numbers count the threads inside them (only when the best
+        // is busy: otherwise the look-ups would change nothing the main thread does); the
+        // others keep their own number, a lower bound of their virtual one.
         let reach = (min + min / 2 + 1).min(threshold as u64);
-        let mut virtual_numbers: SmallVec<[u64; 16]> = SmallVec::new();
-        for (i, ch) in children.iter().enumerate() {
-            let n = number(ch) as u64;
-            let v = if n < reach || i == best {
-                let k = pos.keys_after(ch.mv, self.attacker);
-                n + crew.busy(k.0 ^ k.1) as u64 * (n / 2 + 1)
-            } else {
-                n
-            };
-            virtual_numbers.push(v);
-        }
-        let eligible = |i: usize| (number(&children[i]) as u64) < reach || i == best;
-        let least = (0..children.len())
-            .filter(|&i| eligible(i))
-            .map(|i| virtual_numbers[i])
-            .min()
-            .unwrap_or(min);
+        let eligible = |i: usize| i == best || (number(&children[i]) as u64) < reach;
+        let virtual_numbers: SmallVec<[u64; 16]> = children
+            .iter()
+            .enumerate()
+            .map(|(i, ch)| {
+                let n = number(ch) as u64;
+                if best_busy && eligible(i) {
+                    n + busy(ch) * (n / 2 + 1)
+                } else {
+                    n
+                }
+            })
+            .collect();
         let mut candidates = (0..children.len()).filter(|&i| eligible(i));
+        let least = candidates.clone().map(|i| virtual_numbers[i]).min()?;
         let chosen = match noise {
             // The main thread: the least, the first of equals.
-            None => candidates.find(|&i| virtual_numbers[i] == least),
+            None => candidates.find(|&i| virtual_numbers[i] == least)?,
             // A helper: any within a sixteenth of the least, at random (xorshift).
             Some(state) => {
                 let near: SmallVec<[usize; 8]> = candidates
@@ -369,11 +356,9 @@ impl<'a> Search<'a> {
                 *state ^= *state << 13;
                 *state ^= *state >> 7;
                 *state ^= *state << 17;
-                near.get((*state % near.len().max(1) as u64) as usize)
-                    .copied()
+                *near.get((*state % near.len().max(1) as u64) as usize)?
             }
-        }
-        .unwrap_or(best);
+        };
         let second = (0..children.len())
             .filter(|&i| i != chosen)
             .map(|i| virtual_numbers[i])

@@ -17,7 +17,7 @@ use crate::position::Position;
 use crate::zobrist::KeySet;
 
 /// The verdict on `pos`: a first proof of a mate within `max_length` plies, then the main
-/// line ([`Solver::main_line`]); no mate, or unknown when the limits or the depth ran out.
+/// line ([`main_line`]); no mate, or unknown when the limits or the depth ran out.
 pub(crate) fn outcome(
     search: &mut Search<'_>,
     pos: &Position,
@@ -54,7 +54,7 @@ pub(crate) fn outcome(
 /// The length reported is always a bound some proof shows (the first proof's, or a
 /// shorter one found since); a line is never taken for the length. A walked line shorter
 /// than the bound (its defender did not play a longest defence: a reply was left
-/// undecided) is proven again from its end ([`Search::tighten_line`]) within its own
+/// undecided) is proven again from its end ([`tighten_line`]) within its own
 /// length, with a share of nodes of its own; where that succeeds the bound comes down to
 /// the proof and the line is walked again at it, else the line is reported as not the main
 /// line ([`MateLine::is_main_line`]).
