@@ -12,7 +12,8 @@
 //! Japanese term; with `--json` one JSON object per problem per line instead (schema: the
 //! `tsume::json` module). `--kif FILE` / `--kif-dir DIR` write the line checked as KIF with
 //! every flaw's alternative as a variation (`変化：N手`, commented `*余詰 ...`); `--csa` the
-//! line alone. `--jobs N` checks N problems at once, the output in input order. Exit status:
+//! line alone. `--jobs N` checks N problems at once, the output in input order; `--threads N`
+//! gives each check N threads (default: the cores, shared out among the jobs). Exit status:
 //! 0 when every problem is sound, 1 when any is unsound or undecided, 2 when some input
 //! could not be read (the others are still checked; each error is printed once, on standard
 //! error, and in JSON mode also as an `error` object).
@@ -82,6 +83,10 @@ struct Args {
     /// core.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Threads per problem (default: the cores, shared out among the --jobs): they solve the
+    /// problem together, then share out the line's plies; the report is the same.
+    #[arg(long)]
+    threads: Option<usize>,
     /// Map the table's memory (with huge pages where the system gives them) before the first
     /// problem: about 2 s per GiB, then about a tenth less time on long searches and suites;
     /// `auto` does it for inputs of at least 32 problems per job.
@@ -322,8 +327,7 @@ fn main() -> ExitCode {
     let config = common::solver_config(
         args.hash_mb,
         jobs,
-        // The checker runs on one thread (`Solver::check`).
-        Some(1),
+        args.threads,
         args.nodes,
         args.shortest_nodes,
         args.time,

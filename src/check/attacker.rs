@@ -17,15 +17,14 @@ use crate::zobrist::KeyMap;
 
 impl Checker<'_, '_> {
     /// 早詰: is the position at attacker ply `k` mated sooner than the `rest` of the
-    /// intended line? `Some(first move of the shorter mate, if found)` when it is. Only the
-    /// first ply of a run of such plies is reported (the later ones are usually the same
-    /// shortcut).
+    /// intended line? `Some(first move of the shorter mate, if found)` when it is, and the
+    /// flaw pushed (`examine` keeps only the first ply of a run of such plies: the later ones
+    /// are usually the same shortcut).
     pub(super) fn shorter_mate(
         &mut self,
         walk: &Walk,
         k: usize,
         rest: i32,
-        reported_before: bool,
     ) -> Option<Option<Move>> {
         let pos = &walk.positions[k];
         let path = &walk.keys[..k];
@@ -66,22 +65,20 @@ impl Checker<'_, '_> {
                 break;
             }
         }
-        if !reported_before {
-            self.flaws.push(Flaw {
-                moves: first.into_iter().collect(),
-                length: Some(len as u32),
-                length_exact: exact,
-                line_length: Some(rest as u32),
-                ..Flaw::new(
-                    FlawKind::ShorterMate,
-                    k + 1,
-                    format!(
-                        "a mate in {}{len} from here, the intended line takes {rest} plies",
-                        if exact { "" } else { "at most " }
-                    ),
-                )
-            });
-        }
+        self.flaws.push(Flaw {
+            moves: first.into_iter().collect(),
+            length: Some(len as u32),
+            length_exact: exact,
+            line_length: Some(rest as u32),
+            ..Flaw::new(
+                FlawKind::ShorterMate,
+                k + 1,
+                format!(
+                    "a mate in {}{len} from here, the intended line takes {rest} plies",
+                    if exact { "" } else { "at most " }
+                ),
+            )
+        });
         Some(first)
     }
 
@@ -110,66 +107,62 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// 余詰, 非限定, 手順前後: other checks at attacker ply `k` that force mate, sorted by how
-    /// they use the line's positions (see [`Rejoin`]).
+    /// 余詰, 非限定, 手順前後: does `mv`, another check at attacker ply `k` (nothing when it is
+    /// the line's own), force mate, and how does it use the line's positions (see
+    /// [`Rejoin`])?
     ///
     /// Each check is searched for a mate of any length on the main table (which holds the
     /// line's proofs). One that mates is searched again on the side table with every
     /// position of the line after this ply off limits: a mate there is a second solution
     /// (余詰). Only when there is none does the check need more, how it comes back to the
     /// line ([`Checker::classify`]).
-    pub(super) fn alternative_mates(
+    pub(super) fn alternative_mate(
         &mut self,
         walk: &Walk,
         k: usize,
+        mv: Move,
         played: Move,
-        skip: Option<Move>,
         rest: i32,
     ) {
         let pos = &walk.positions[k];
         let path = &walk.keys[..=k];
-        for mv in pos.check_moves() {
-            if self.at_first_flaw() {
-                return; // `examine` says where the walk stopped
-            }
-            if mv == played || Some(mv) == skip {
-                continue;
-            }
-            let mut c = pos.clone();
-            c.play_unchecked(mv);
-            if walk.keys[..=k + 1].contains(&c.key()) {
-                continue; // back to a position the line had already reached: a detour
-            }
-            // Does it mate at all? On the main table, which knows the line's proofs.
-            match self
-                .search
-                .within_any(&c, NodeKind::And, path, Some(self.cap))
-            {
-                Within::No => continue,
-                Within::Unknown => {
-                    self.undecided(
-                        k + 1,
-                        Some(mv),
-                        Question::AlternativeMate,
-                        "does this check also force mate?".into(),
-                    );
-                    continue;
-                }
-                Within::Yes(_) => {}
-            }
-            // It mates: again, with the line's positions off limits.
-            match self.side_search(walk, k, &c, Rejoin::Never, Plies::Unlimited) {
-                Side::Mate(len, exact) => {
-                    self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest)
-                }
-                Side::NoMate => self.classify(walk, k, mv, &c, played, rest),
-                Side::Unknown => self.undecided(
+        if mv == played {
+            return;
+        }
+        let mut c = pos.clone();
+        c.play_unchecked(mv);
+        if walk.keys[..=k + 1].contains(&c.key()) {
+            return; // back to a position the line had already reached: a detour
+        }
+        // Does it mate at all? On the main table, which knows the line's proofs.
+        match self
+            .search
+            .within_any(&c, NodeKind::And, path, Some(self.cap))
+        {
+            Within::No => return,
+            Within::Unknown => {
+                self.undecided(
                     k + 1,
                     Some(mv),
-                    Question::AlternativeAvoidingLine,
-                    "does this check force mate other than through the line's positions?".into(),
-                ),
+                    Question::AlternativeMate,
+                    "does this check also force mate?".into(),
+                );
+                return;
             }
+            Within::Yes(_) => {}
+        }
+        // It mates: again, with the line's positions off limits.
+        match self.side_search(walk, k, &c, Rejoin::Never, Plies::Unlimited) {
+            Side::Mate(len, exact) => {
+                self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest)
+            }
+            Side::NoMate => self.classify(walk, k, mv, &c, played, rest),
+            Side::Unknown => self.undecided(
+                k + 1,
+                Some(mv),
+                Question::AlternativeAvoidingLine,
+                "does this check force mate other than through the line's positions?".into(),
+            ),
         }
     }
 
@@ -405,7 +398,7 @@ impl Checker<'_, '_> {
     ) -> Side {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
-            match Table::try_new_kib(self.config.get_hash_kib() / 2) {
+            match Table::try_new_kib(self.side_kib) {
                 Ok(mut t) => {
                     t.set_exact_proofs(true);
                     *self.side = Some(t)

@@ -10,58 +10,51 @@ use crate::solver::line::{self, WalkMode};
 use crate::solver::search::{NodeKind, Within};
 
 impl Checker<'_, '_> {
-    /// 変同 / 変長 at defender ply `k`, where the line has `rest` plies left (this reply
-    /// included).
-    pub(super) fn variations(&mut self, walk: &Walk, k: usize, played: Move, rest: i32) {
+    /// 変同 / 変長 for one reply `mv` at defender ply `k`, where the line has `rest` plies
+    /// left (this reply included); nothing when it is the line's own.
+    pub(super) fn variation(&mut self, walk: &Walk, k: usize, mv: Move, played: Move, rest: i32) {
         let pos = &walk.positions[k];
         let path = &walk.keys[..=k];
-        let distant = futile::distant_check(pos);
-        let repeated = futile::repeated_interpositions(pos, path);
-        for mv in pos.evasions() {
-            if self.at_first_flaw() {
-                return;
+        if mv == played || futile::repeated_interpositions(pos, path).contains(&mv) {
+            // A repeated interposition (the saw rule) is worth nothing: no variation.
+            return;
+        }
+        let mut c = pos.clone();
+        c.play_unchecked(mv);
+        let capture = futile::distant_check(pos)
+            .filter(|(_, between)| between.contains(mv.to()))
+            .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
+        let cap = Some(self.cap);
+        // Shorter than the line (or futile, refuted by its capture as soon): nothing to say.
+        let short = self.search.within(&c, NodeKind::Or, rest - 3, path, cap);
+        let q_short = match &capture {
+            Some(q) => self.search.within(q, NodeKind::And, rest, path, cap),
+            None => Within::No,
+        };
+        if matches!(q_short, Within::Yes(_)) {
+            return; // a futile interposition: no variation
+        }
+        if let Within::Yes(found) = short {
+            if self.check.get_variations() {
+                self.variation_mates(walk, k, mv, &c, found);
             }
-            if mv == played || repeated.contains(&mv) {
-                // A repeated interposition (the saw rule) is worth nothing: no variation.
-                continue;
-            }
-            let mut c = pos.clone();
-            c.play_unchecked(mv);
-            let capture = distant
-                .filter(|(_, between)| between.contains(mv.to()))
-                .and_then(|(checker, _)| futile::capture_position(pos, mv, checker));
-            let cap = Some(self.cap);
-            // Shorter than the line (or futile, refuted by its capture as soon): nothing to say.
-            let short = self.search.within(&c, NodeKind::Or, rest - 3, path, cap);
-            let q_short = match &capture {
-                Some(q) => self.search.within(q, NodeKind::And, rest, path, cap),
-                None => Within::No,
-            };
-            if matches!(q_short, Within::Yes(_)) {
-                continue; // a futile interposition: no variation
-            }
-            if let Within::Yes(found) = short {
+            return;
+        }
+        let same = self.search.within(&c, NodeKind::Or, rest - 1, path, cap);
+        match (short, q_short, same) {
+            (Within::No, Within::No, Within::Yes(found)) => {
                 if self.check.get_variations() {
                     self.variation_mates(walk, k, mv, &c, found);
                 }
-                continue;
+                self.equal_length(walk, k, mv, &c, rest)
             }
-            let same = self.search.within(&c, NodeKind::Or, rest - 1, path, cap);
-            match (short, q_short, same) {
-                (Within::No, Within::No, Within::Yes(found)) => {
-                    if self.check.get_variations() {
-                        self.variation_mates(walk, k, mv, &c, found);
-                    }
-                    self.equal_length(walk, k, mv, &c, rest)
-                }
-                (Within::No, Within::No, Within::No) => self.longer(walk, k, mv, &c, rest),
-                _ => self.undecided(
-                    k + 1,
-                    Some(mv),
-                    Question::DefenceLength,
-                    format!("is this defence as long as the line ({rest} plies)?"),
-                ),
-            }
+            (Within::No, Within::No, Within::No) => self.longer(walk, k, mv, &c, rest),
+            _ => self.undecided(
+                k + 1,
+                Some(mv),
+                Question::DefenceLength,
+                format!("is this defence as long as the line ({rest} plies)?"),
+            ),
         }
     }
 

@@ -8,20 +8,24 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::solver::budgets::QUICK_SHARE_PART;
 use crate::solver::config::SolverConfig;
+use crate::solver::monitor::Limits;
 use crate::solver::outcome::{Outcome, Progress, StopReason};
+use crate::solver::parallel::Crew;
 use crate::solver::plies::Plies;
 use crate::solver::search::{NodeKind, Search};
 use crate::solver::shortest::{self, Allowance, shorten};
 use crate::solver::tt::Table;
 use crate::solver::verify::verify_mate;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The moves, positions and keys along a line.
 pub(super) struct Walk {
     pub(super) moves: Vec<Move>,
     pub(super) positions: Vec<Position>,
     pub(super) keys: Vec<u64>,
+    /// The other moves of each ply (see [`Walk::units`]).
+    pub(super) alternatives: Vec<Vec<Move>>,
 }
 
 impl Walk {
@@ -34,11 +38,34 @@ impl Walk {
             positions.push(p.clone());
         }
         let keys = positions.iter().map(Position::key).collect();
+        // The other moves the checker asks about: checks at attacker plies but the last
+        // (最終手余詰 is asked of the last ply as a whole), replies at defender plies.
+        let alternatives = positions[..moves.len()]
+            .iter()
+            .enumerate()
+            .map(|(k, p)| match k % 2 {
+                0 if k + 1 < moves.len() => p.check_moves().iter().copied().collect(),
+                0 => Vec::new(),
+                _ => p.evasions().iter().copied().collect(),
+            })
+            .collect();
         Walk {
             moves: moves.to_vec(),
             positions,
             keys,
+            alternatives,
         }
+    }
+
+    /// The walk's work in the order one thread asks it: each ply as a whole, then each of
+    /// its other moves.
+    fn units(&self) -> Vec<Unit> {
+        let mut units = Vec::new();
+        for (k, alternatives) in self.alternatives.iter().enumerate() {
+            units.push(Unit { k, index: None });
+            units.extend((0..alternatives.len()).map(|i| Unit { k, index: Some(i) }));
+        }
+        units
     }
 }
 
@@ -61,7 +88,31 @@ pub(super) struct Checker<'s, 'a> {
     /// Whether the side table holds entries of searches that allow line positions (it is
     /// then started afresh before the next search that allows none, see [`Rejoin`]).
     pub(super) side_dirty: bool,
+    /// The size of a side table, in KiB: half the solver's table, shared out among the
+    /// threads.
+    pub(super) side_kib: usize,
+    /// The threads to share the plies out among, if more than one.
+    pub(super) workers: Option<Workers<'s>>,
+    /// Where another thread found the first fatal flaw (with `first_flaw`), while the
+    /// plies are shared out.
+    pub(super) fatal_at: Option<Arc<AtomicUsize>>,
+    /// The [`Unit`] being asked (its index among the walk's).
+    pub(super) unit: usize,
+    /// Why the walk stopped short, when the whole check's limits ran out.
+    pub(super) walk_stopped: Option<StopReason>,
 }
+
+/// The threads of a check, for sharing out its plies.
+#[derive(Clone, Copy)]
+pub(super) struct Workers<'s> {
+    /// How many (the calling thread included).
+    pub(super) threads: usize,
+    /// The count of the nodes of all of them, which the node limit is measured against.
+    pub(super) counter: &'s AtomicU64,
+}
+
+/// Stack for a question worker: its searches recurse as deep as the solver's.
+const QUESTION_STACK: usize = 512 << 20;
 
 /// The check of [`Solver::check`](crate::solver::Solver::check): solve, then ask every
 /// question along the line.
@@ -73,6 +124,7 @@ pub(crate) fn run(
     check: &CheckConfig,
     stop: &Arc<AtomicBool>,
     progress: Option<&mut (dyn FnMut(&Progress) + Send + 'static)>,
+    crew: Option<&Crew>,
     pos: &Position,
     intended: Option<&[Move]>,
 ) -> Report {
@@ -82,6 +134,10 @@ pub(crate) fn run(
     }
     let limits = config.limits(stop, progress);
     let mut search = Search::new(table, pos.side_to_move(), limits);
+    if let Some(crew) = crew {
+        // The helpers help the solve; the questions are then shared out by ply.
+        search.join_crew_as_main(crew);
+    }
     let mut flaws = Vec::new();
     let mut undecided = Vec::new();
 
@@ -136,6 +192,12 @@ pub(crate) fn run(
             None
         }
     };
+    search.leave_crew();
+    let workers = crew.map(|crew| Workers {
+        threads: crew.threads(),
+        counter: crew.node_counter(),
+    });
+    let threads = workers.map_or(1, |w| w.threads);
     let cap = check
         .get_question_node_limit()
         .unwrap_or(search.nodes().max(CheckConfig::MIN_QUESTION_NODES));
@@ -235,12 +297,17 @@ pub(crate) fn run(
                 undecided: undecided.clone(),
                 intended: checked_intended,
                 side_dirty,
+                side_kib: config.get_hash_kib() / 2 / threads,
+                workers,
+                fatal_at: None,
+                unit: 0,
+                walk_stopped: None,
             };
             let end = checker.examine(pos, &line, checked_intended);
             side_dirty = checker.side_dirty;
             // A walk cut short by the whole check's limits keeps what it found: a second
             // walk would stop at once and report less.
-            let cut = checker.search.aborted().is_some();
+            let cut = checker.search.aborted().is_some() || checker.walk_stopped.is_some();
             let last = i + 1 == shares.len();
             if last || checker.at_first_flaw() || cut {
                 hand_left = end;
@@ -290,9 +357,48 @@ pub(crate) fn run(
     }
 }
 
+/// A piece of a walk's work: the questions about ply `k` (0-based) as a whole (`index`
+/// `None`: 早詰, 最終手余詰), or those about its other move `index` (of
+/// [`Walk::alternatives`]).
+#[derive(Clone, Copy, Debug)]
+struct Unit {
+    k: usize,
+    index: Option<usize>,
+}
+
+/// What the questions of one [`Unit`] found.
+struct Answer {
+    flaws: Vec<Flaw>,
+    undecided: Vec<Undecided>,
+    /// For the questions about the ply as a whole: `Some` when the intended line has a
+    /// shorter mate here (早詰), with its first move if found.
+    shorter: Option<Option<Move>>,
+    /// Why the searches stopped, if the whole check's limits ran out.
+    aborted: Option<StopReason>,
+}
+
+/// What the question workers of one walk share.
+struct Walkers<'w> {
+    units: &'w [Unit],
+    /// The next unit to take.
+    next: AtomicUsize,
+    /// The first unit where a fatal flaw was found, with `first_flaw` (the units after it
+    /// are not asked: they would not be reported).
+    fatal_at: Arc<AtomicUsize>,
+    /// The answers, by unit.
+    answers: Mutex<Vec<Option<Answer>>>,
+    /// The nodes the workers searched (the calling thread's own are in its search).
+    nodes: AtomicU64,
+    /// Why a worker stopped taking units, when the whole check's limits ran out.
+    stopped: Mutex<Option<StopReason>>,
+}
+
 impl Checker<'_, '_> {
     /// Asks every question along `line` (a verified mating line from `root`); the attacker's
-    /// hand at its end.
+    /// hand at its end. The work is cut into [`Unit`]s; with several
+    /// [threads](SolverConfig::threads) they are shared out ([`Checker::ask_in_parallel`]).
+    /// Either way the answers are put together in the order one thread walking the line
+    /// asks them, with the same rules for where the walk stops.
     pub(super) fn examine(&mut self, root: &Position, line: &[Move], intended: bool) -> Hand {
         let walk = Walk::new(root, line);
         let n = line.len();
@@ -310,51 +416,233 @@ impl Checker<'_, '_> {
         if left_over_first {
             self.flaws.push(left_over(end));
         }
+        let units = walk.units();
+        let parallel = self.workers.is_some() && units.len() > 1 && !self.at_first_flaw();
+        let mut answers = if parallel {
+            self.ask_in_parallel(&walk, &units, intended)
+        } else {
+            Vec::new()
+        };
         let mut shorter_before = false;
-        for (k, &mv) in line.iter().enumerate() {
+        let mut stopped: Option<StopReason> = None;
+        let mut u = 0;
+        'plies: for k in 0..n {
             // Stopped at the first fatal flaw (found during ply k, 1-based, or before the
             // walk), or the whole check's limits ran out before ply k + 1.
             let stop = if self.at_first_flaw() {
                 Some((k.max(1), StopReason::FirstFlaw))
             } else {
-                self.search.aborted().map(|reason| (k + 1, reason))
+                stopped.clone().map(|reason| (k + 1, reason))
             };
             if let Some((ply, reason)) = stop {
-                let question = if ply > k {
-                    "the plies from here on were not examined"
-                } else {
-                    "the rest of this ply and the plies after it were not examined"
-                };
-                self.undecided.push(Undecided {
-                    ply: ply as u32,
-                    mv: None,
-                    kind: Question::NotExamined,
-                    question: question.into(),
-                    reason,
-                });
+                self.not_examined(ply, ply > k, reason);
                 break;
             }
-            let rest = (n - k) as i32;
-            if k % 2 == 0 {
-                let mut skip = None;
-                if intended {
-                    let shorter = self.shorter_mate(&walk, k, rest, shorter_before);
-                    shorter_before = shorter.is_some();
-                    skip = shorter.flatten();
+            let mut skip = None;
+            while let Some(&unit) = units.get(u).filter(|unit| unit.k == k) {
+                u += 1;
+                if self.at_first_flaw() {
+                    continue; // the rest of the ply: `not_examined` says so
                 }
-                if k + 1 == n {
-                    self.final_move(&walk, k, mv);
+                let answer = if parallel {
+                    answers[u - 1].take()
                 } else {
-                    self.alternative_mates(&walk, k, mv, skip, rest);
+                    self.unit = u - 1;
+                    Some(self.ask(&walk, unit, skip, intended))
+                };
+                let Some(mut answer) = answer else {
+                    // Not asked: a worker found the limits run out first.
+                    let reason = self.walk_stopped.clone().unwrap_or(StopReason::Stopped);
+                    self.not_examined(k + 1, false, reason);
+                    break 'plies;
+                };
+                match unit.index {
+                    None => {
+                        skip = answer.shorter.flatten();
+                        if answer.shorter.is_some() && shorter_before {
+                            answer.flaws.retain(|f| f.kind != FlawKind::ShorterMate);
+                        }
+                        if k % 2 == 0 && intended {
+                            shorter_before = answer.shorter.is_some();
+                        }
+                    }
+                    // The first move of a shorter mate is reported as such, not as another.
+                    Some(i) if Some(walk.alternatives[k][i]) == skip => continue,
+                    Some(_) => {}
                 }
-            } else {
-                self.variations(&walk, k, mv, rest);
+                self.flaws.append(&mut answer.flaws);
+                self.undecided.append(&mut answer.undecided);
+                if answer.aborted.is_some() {
+                    stopped = answer.aborted;
+                }
             }
+        }
+        if stopped.is_some() && self.walk_stopped.is_none() {
+            self.walk_stopped = stopped;
         }
         if end.total() > 0 && !left_over_first {
             self.flaws.push(left_over(end));
         }
         end
+    }
+
+    /// Notes that the walk stopped at `ply` (1-based): before it (`before`), or during it.
+    fn not_examined(&mut self, ply: usize, before: bool, reason: StopReason) {
+        let question = if before {
+            "the plies from here on were not examined"
+        } else {
+            "the rest of this ply and the plies after it were not examined"
+        };
+        self.undecided.push(Undecided {
+            ply: ply as u32,
+            mv: None,
+            kind: Question::NotExamined,
+            question: question.into(),
+            reason,
+        });
+    }
+
+    /// The questions of `unit`; `skip`, the first move of a shorter mate at its ply when
+    /// known, is not asked about.
+    fn ask(&mut self, walk: &Walk, unit: Unit, skip: Option<Move>, intended: bool) -> Answer {
+        let (flaws_before, undecided_before) = (self.flaws.len(), self.undecided.len());
+        let k = unit.k;
+        let n = walk.moves.len();
+        let played = walk.moves[k];
+        let rest = (n - k) as i32;
+        let mut shorter = None;
+        match unit.index {
+            None if k % 2 == 0 => {
+                if intended {
+                    shorter = self.shorter_mate(walk, k, rest);
+                }
+                if k + 1 == n {
+                    self.final_move(walk, k, played);
+                }
+            }
+            None => {}
+            Some(i) => {
+                let mv = walk.alternatives[k][i];
+                if Some(mv) != skip {
+                    if k % 2 == 0 {
+                        self.alternative_mate(walk, k, mv, played, rest);
+                    } else {
+                        self.variation(walk, k, mv, played, rest);
+                    }
+                }
+            }
+        }
+        Answer {
+            flaws: self.flaws.split_off(flaws_before),
+            undecided: self.undecided.split_off(undecided_before),
+            shorter,
+            aborted: self.search.aborted(),
+        }
+    }
+
+    /// The answers of `units`, asked by this thread and the other workers, each with its own
+    /// search on the shared table and its own side table, each taking the next unit not yet
+    /// taken. A unit after one with a fatal flaw (with `first_flaw`), or after the limits ran
+    /// out, is left unasked (`None`).
+    fn ask_in_parallel(
+        &mut self,
+        walk: &Walk,
+        units: &[Unit],
+        intended: bool,
+    ) -> Vec<Option<Answer>> {
+        let Some(workers) = self.workers else {
+            return Vec::new();
+        };
+        let shared = Walkers {
+            units,
+            next: AtomicUsize::new(0),
+            fatal_at: Arc::new(AtomicUsize::new(usize::MAX)),
+            answers: Mutex::new(units.iter().map(|_| None).collect()),
+            nodes: AtomicU64::new(0),
+            stopped: Mutex::new(None),
+        };
+        let table = self.search.table;
+        let attacker = self.search.attacker;
+        let spent = self.search.elapsed();
+        let (config, check, stop, cap) = (self.config, self.check, self.stop, self.cap);
+        let (side_kib, checked_intended) = (self.side_kib, self.intended);
+        let threads = workers.threads.min(units.len());
+        std::thread::scope(|s| {
+            for index in 1..threads {
+                let shared = &shared;
+                let flaws = self.flaws.clone();
+                let work = move || {
+                    let limits = Limits {
+                        time: config.get_time_limit().map(|t| t.saturating_sub(spent)),
+                        ..config.limits(stop, None)
+                    };
+                    let mut search = Search::new(table, attacker, limits);
+                    search.share_with(workers.threads, workers.counter);
+                    let mut side = None;
+                    let mut checker = Checker {
+                        search: &mut search,
+                        side: &mut side,
+                        cap,
+                        config,
+                        check,
+                        stop,
+                        flaws,
+                        undecided: Vec::new(),
+                        intended: checked_intended,
+                        side_dirty: false,
+                        side_kib,
+                        workers: None,
+                        fatal_at: Some(shared.fatal_at.clone()),
+                        unit: 0,
+                        walk_stopped: None,
+                    };
+                    checker.take_units(walk, intended, shared);
+                    shared
+                        .nodes
+                        .fetch_add(checker.search.nodes(), Ordering::Relaxed);
+                };
+                // A worker that cannot be started is done without.
+                let _ = std::thread::Builder::new()
+                    .name(format!("tsume-check-{index}"))
+                    .stack_size(QUESTION_STACK)
+                    .spawn_scoped(s, work);
+            }
+            self.fatal_at = Some(shared.fatal_at.clone());
+            self.take_units(walk, intended, &shared);
+        });
+        self.fatal_at = None;
+        self.search
+            .add_nodes_of_others(shared.nodes.load(Ordering::Relaxed));
+        if let Some(reason) = shared.stopped.lock().expect("no worker panics").take() {
+            self.walk_stopped = Some(reason);
+        }
+        shared.answers.into_inner().expect("no worker panics")
+    }
+
+    /// One worker's loop: the next unit not yet taken, until none is left.
+    fn take_units(&mut self, walk: &Walk, intended: bool, shared: &Walkers) {
+        let strict = self.check.get_strict();
+        loop {
+            let u = shared.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&unit) = shared.units.get(u) else {
+                break;
+            };
+            if u > shared.fatal_at.load(Ordering::Relaxed) {
+                continue; // after the first fatal flaw: not reported
+            }
+            if let Some(reason) = self.search.aborted() {
+                *shared.stopped.lock().expect("no worker panics") = Some(reason);
+                break;
+            }
+            self.unit = u;
+            let answer = self.ask(walk, unit, None, intended);
+            if self.check.get_first_flaw()
+                && answer.flaws.iter().any(|f| f.kind.is_fatal_with(strict))
+            {
+                shared.fatal_at.fetch_min(u, Ordering::Relaxed);
+            }
+            shared.answers.lock().expect("no worker panics")[u] = Some(answer);
+        }
     }
 
     /// The shortest mate from `pos` (an attacker node on `path`), proven mated in `found`
@@ -382,7 +670,12 @@ impl Checker<'_, '_> {
     /// fatal flaw found.
     pub(super) fn at_first_flaw(&self) -> bool {
         let strict = self.check.get_strict();
-        self.check.get_first_flaw() && self.flaws.iter().any(|f| f.kind.is_fatal_with(strict))
+        self.check.get_first_flaw()
+            && (self.flaws.iter().any(|f| f.kind.is_fatal_with(strict))
+                || self
+                    .fatal_at
+                    .as_ref()
+                    .is_some_and(|at| at.load(Ordering::Relaxed) < self.unit))
     }
 
     pub(super) fn undecided(

@@ -61,6 +61,11 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
         undecided: Vec::new(),
         intended: true,
         side_dirty: false,
+        side_kib: 1024,
+        workers: None,
+        fatal_at: None,
+        unit: 0,
+        walk_stopped: None,
     };
     let mut results = Vec::new();
     for mv in ["5g5f", "6c5d+", "N*4g", "N*6g", "R*5b", "R*5c"] {

@@ -6,6 +6,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::solver::config::SolverConfig;
 use crate::solver::outcome::{Progress, StopReason};
+use crate::solver::parallel::Crew;
 use crate::solver::tt::Table;
 use crate::types::{Color, PieceKind, Square};
 use std::sync::Arc;
@@ -82,6 +83,7 @@ pub(crate) fn find(
     check: &CheckConfig,
     stop: &Arc<AtomicBool>,
     mut progress: Option<&mut (dyn FnMut(&Progress) + Send + 'static)>,
+    crew: Option<&Crew>,
     pos: &Position,
     report: &mut Report,
     started: Instant,
@@ -151,6 +153,7 @@ pub(crate) fn find(
             &sub_check,
             stop,
             progress.as_deref_mut(),
+            crew,
             &reduced,
             Some(&line),
         );

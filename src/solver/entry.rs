@@ -268,7 +268,7 @@ impl Solver {
         let intended = intended.map(<[Move]>::to_vec);
         let check_config = config.clone();
         let started = std::time::Instant::now();
-        self.on_search_thread(false, move |solver, _| {
+        self.on_search_thread(true, move |solver, crew| {
             let mut report = check::run(
                 &solver.table,
                 &mut solver.side,
@@ -276,6 +276,7 @@ impl Solver {
                 &check_config,
                 &solver.stop,
                 solver.progress.as_deref_mut(),
+                crew,
                 &pos,
                 intended.as_deref(),
             );
@@ -287,6 +288,7 @@ impl Solver {
                     &check_config,
                     &solver.stop,
                     solver.progress.as_deref_mut(),
+                    crew,
                     &pos,
                     &mut report,
                     started,

@@ -216,7 +216,7 @@ pub(crate) mod line;
 mod memo;
 pub(crate) mod monitor;
 pub(crate) mod outcome;
-mod parallel;
+pub(crate) mod parallel;
 mod path;
 pub(crate) mod plies;
 mod pn;

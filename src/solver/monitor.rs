@@ -164,6 +164,15 @@ impl<'a> Monitor<'a> {
         self.check_limits(table);
     }
 
+    /// Adds nodes that other threads searched and already counted in the shared count
+    /// (so that this search's statistics include them).
+    pub fn add_counted_nodes(&mut self, n: u64) {
+        self.nodes += n;
+        if self.shared_nodes.is_some() {
+            self.published += n;
+        }
+    }
+
     fn check_limits(&mut self, table: &Table) {
         self.next_check = self.nodes + CHECK_EVERY;
         self.publish();

@@ -27,6 +27,7 @@ use crate::position::Position;
 use crate::types::{Color, Square};
 use crate::zobrist::KeyMap;
 use smallvec::SmallVec;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 /// Whether a position is mated within a number of plies, as far as one decision could tell.
@@ -185,6 +186,28 @@ impl<'a> Search<'a> {
             job,
             noise: index.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
         });
+    }
+
+    /// Ends this main thread's part in its parallel search: a job still on offer is
+    /// withdrawn, and the helpers wait for the next search. Its nodes still count towards the
+    /// crew's node count (and the limits).
+    pub fn leave_crew(&mut self) {
+        self.end_root_job();
+        self.crew = None;
+    }
+
+    /// Makes this search one of `threads` that run side by side without a crew (the
+    /// checker's question workers): its path keeps to its share of the memory budget and its
+    /// nodes count in `counter`, which the node limit is measured against.
+    pub fn share_with(&mut self, threads: usize, counter: &'a AtomicU64) {
+        self.path = Path::new(self.table.size_bytes() / threads.max(1));
+        self.monitor.share_nodes(counter);
+    }
+
+    /// Adds the nodes of the threads that worked beside this one (already counted towards
+    /// the limits), for its statistics.
+    pub fn add_nodes_of_others(&mut self, n: u64) {
+        self.monitor.add_counted_nodes(n);
     }
 
     /// Whether this helper's job was withdrawn while it searched.
