@@ -30,9 +30,9 @@
 mod common;
 
 use clap::Parser;
+use common::bench::{Peer, median, write_section};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Duration;
 use tsume::solver::{Outcome, Solver, SolverConfig};
 
@@ -94,11 +94,6 @@ struct Answer {
     first_proof_seconds: Option<f64>,
 }
 
-fn median(mut times: Vec<f64>) -> f64 {
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
-
 fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
     let mut times = Vec::new();
     let mut first_times = Vec::new();
@@ -132,64 +127,25 @@ fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
     }
 }
 
-/// Runs a peer wrapper `runs` times; an error when the wrapper cannot be run or says no
-/// `elapsed_s`.
-fn peer(args: &Args, script: &str, sfen: &str) -> Result<Answer, String> {
-    let path = args.wrappers.join(script);
-    let mut times = Vec::new();
-    let mut last = String::new();
-    for _ in 0..args.runs {
-        let out = Command::new("bash")
-            .arg(&path)
-            .arg(sfen)
-            .arg(format!("{}", args.time))
-            .env("SHTSUME_HASH_MB", args.hash_mb.min(2047).to_string())
-            .env("KOMORING_HASH_MB", args.hash_mb.to_string())
-            .env("KOMORING_THREADS", "1")
-            .output()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let elapsed = field(&text, "elapsed_s")
-            .and_then(|s| s.parse::<f64>().ok())
-            .ok_or_else(|| {
-                format!(
-                    "{}: no elapsed_s in its output (exit {:?}): {}",
-                    path.display(),
-                    out.status.code(),
-                    String::from_utf8_lossy(&out.stderr).trim()
-                )
-            })?;
-        times.push(elapsed);
-        last = text;
-    }
-    let verdict = field(&last, "result").unwrap_or("?").to_string();
-    let length = last
-        .lines()
-        .find(|l| l.starts_with("result"))
-        .and_then(|l| l.split_whitespace().skip_while(|w| *w != "plies").nth(1))
-        .and_then(|n| n.parse().ok());
-    let nodes = last
-        .lines()
-        .find(|l| l.starts_with("engine_time_ms"))
-        .and_then(|l| l.split_whitespace().skip_while(|w| *w != "nodes").nth(1))
-        .and_then(|n| n.parse().ok());
-    let length = if verdict == "mate" { length } else { None };
+/// Runs a peer wrapper `runs` times, with one thread.
+fn peer(args: &Args, name: &str, sfen: &str) -> Result<Answer, String> {
+    let peer = Peer {
+        wrappers: &args.wrappers,
+        name,
+        hash_mb: args.hash_mb,
+        seconds: args.time,
+        threads: 1,
+    };
+    let a = peer.solve(sfen, args.runs)?;
     Ok(Answer {
-        verdict,
-        length,
+        verdict: a.verdict,
+        length: a.length,
         proven: None,
-        seconds: median(times),
-        nodes,
+        seconds: a.seconds,
+        nodes: a.nodes,
         first_proof: None,
         first_proof_seconds: None,
     })
-}
-
-/// The first word after `key` on the line that starts with it.
-fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    text.lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
 }
 
 fn cells(a: &Answer) -> String {
@@ -273,12 +229,7 @@ fn main() {
             cells(&mine)
         );
         for p in &peers {
-            let script = if *p == "shtsume" {
-                "shtsume_solve.sh"
-            } else {
-                "komoring_solve.sh"
-            };
-            match peer(&args, script, &sfen) {
+            match peer(&args, p, &sfen) {
                 Ok(a) => {
                     let i = 1 + peers
                         .iter()
@@ -353,7 +304,7 @@ fn main() {
         print!("{out}");
     }
     for file in &args.write {
-        if let Err(e) = write_section(file, &args.section, &out) {
+        if let Err(e) = write_section(file, "bench_peers", &args.section, &out) {
             eprintln!("{}: {e}", file.display());
             std::process::exit(1);
         }
@@ -366,47 +317,6 @@ fn short_name(name: &str) -> &str {
         Some(i) if name.len() - i > 40 => &name[..i],
         _ => name,
     }
-}
-
-/// Replaces the lines between `<!-- bench_peers NAME -->` and `<!-- /bench_peers NAME -->`
-/// of `file` with `table`, the command that made it and the machine it ran on, so that the
-/// tables in the docs are the program's output, never copied by hand.
-fn write_section(file: &Path, name: &str, table: &str) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
-    let begin = format!("<!-- bench_peers {name} -->");
-    let end = format!("<!-- /bench_peers {name} -->");
-    let (Some(i), Some(j)) = (text.find(&begin), text.find(&end)) else {
-        return Err(format!("no lines {begin} ... {end} to write between"));
-    };
-    if j < i {
-        return Err(format!("{end} comes before {begin}"));
-    }
-    let command: Vec<String> = std::env::args()
-        .skip(1)
-        .map(|a| {
-            if a.is_empty() || a.contains(' ') {
-                format!("'{a}'")
-            } else {
-                a
-            }
-        })
-        .collect();
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_string());
-    let section = format!(
-        "{begin}\n`cargo run --release --example bench_peers -- {}` on {cpu}, \
-         written by the program:\n\n{table}{end}",
-        command.join(" ")
-    );
-    let new = format!("{}{section}{}", &text[..i], &text[j + end.len()..]);
-    std::fs::write(file, new).map_err(|e| e.to_string())
 }
 
 /// Sums over a suite for one engine.

@@ -3,6 +3,7 @@
 //! CSA files.
 #![allow(dead_code)]
 
+pub mod bench;
 pub mod consistency;
 
 use std::collections::BTreeMap;
