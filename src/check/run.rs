@@ -91,8 +91,8 @@ pub(super) struct Checker<'s, 'a> {
     /// The size of a side table, in KiB: half the solver's table, shared out among the
     /// threads.
     pub(super) side_kib: usize,
-    /// The threads to share the plies out among, if more than one.
-    pub(super) workers: Option<Workers<'s>>,
+    /// The crew of the threads to share the questions out among, if more than one.
+    pub(super) workers: Option<&'s Crew>,
     /// Where another thread found the first fatal flaw (with `first_flaw`), while the
     /// plies are shared out.
     pub(super) fatal_at: Option<Arc<AtomicUsize>>,
@@ -100,15 +100,6 @@ pub(super) struct Checker<'s, 'a> {
     pub(super) unit: usize,
     /// Why the walk stopped short, when the whole check's limits ran out.
     pub(super) walk_stopped: Option<StopReason>,
-}
-
-/// The threads of a check, for sharing out its plies.
-#[derive(Clone, Copy)]
-pub(super) struct Workers<'s> {
-    /// How many (the calling thread included).
-    pub(super) threads: usize,
-    /// The count of the nodes of all of them, which the node limit is measured against.
-    pub(super) counter: &'s AtomicU64,
 }
 
 /// Stack for a question worker: its searches recurse as deep as the solver's.
@@ -192,12 +183,13 @@ pub(crate) fn run(
             None
         }
     };
-    search.leave_crew();
-    let workers = crew.map(|crew| Workers {
-        threads: crew.threads(),
-        counter: crew.node_counter(),
-    });
-    let threads = workers.map_or(1, |w| w.threads);
+    if let Some(crew) = crew {
+        // The questions are shared out among the threads; the helpers join in only as the
+        // question workers run out of work (see `Checker::ask_in_parallel`).
+        crew.hold_offers(true);
+    }
+    let workers = crew.filter(|crew| crew.threads() > 1);
+    let threads = workers.map_or(1, Crew::threads);
     let cap = check
         .get_question_node_limit()
         .unwrap_or(search.nodes().max(CheckConfig::MIN_QUESTION_NODES));
@@ -342,6 +334,9 @@ pub(crate) fn run(
     } else {
         Verdict::Sound
     };
+    if let Some(crew) = crew {
+        crew.hold_offers(false);
+    }
     let stats = search.stats();
     Report {
         verdict,
@@ -379,6 +374,7 @@ struct Answer {
 
 /// What the question workers of one walk share.
 struct Walkers<'w> {
+    crew: &'w Crew,
     units: &'w [Unit],
     /// The next unit to take.
     next: AtomicUsize,
@@ -506,6 +502,7 @@ impl Checker<'_, '_> {
     /// known, is not asked about.
     fn ask(&mut self, walk: &Walk, unit: Unit, skip: Option<Move>, intended: bool) -> Answer {
         let (flaws_before, undecided_before) = (self.flaws.len(), self.undecided.len());
+        let nodes_before = self.search.nodes();
         let k = unit.k;
         let n = walk.moves.len();
         let played = walk.moves[k];
@@ -532,6 +529,9 @@ impl Checker<'_, '_> {
                 }
             }
         }
+        if std::env::var_os("TSUME_DEBUG_UNITS").is_some() {
+            eprintln!("unit {unit:?} nodes {}", self.search.nodes() - nodes_before);
+        }
         Answer {
             flaws: self.flaws.split_off(flaws_before),
             undecided: self.undecided.split_off(undecided_before),
@@ -554,6 +554,7 @@ impl Checker<'_, '_> {
             return Vec::new();
         };
         let shared = Walkers {
+            crew: workers,
             units,
             next: AtomicUsize::new(0),
             fatal_at: Arc::new(AtomicUsize::new(usize::MAX)),
@@ -566,7 +567,7 @@ impl Checker<'_, '_> {
         let spent = self.search.elapsed();
         let (config, check, stop, cap) = (self.config, self.check, self.stop, self.cap);
         let (side_kib, checked_intended) = (self.side_kib, self.intended);
-        let threads = workers.threads.min(units.len());
+        let threads = workers.threads().min(units.len());
         std::thread::scope(|s| {
             for index in 1..threads {
                 let shared = &shared;
@@ -577,7 +578,9 @@ impl Checker<'_, '_> {
                         ..config.limits(stop, None)
                     };
                     let mut search = Search::new(table, attacker, limits);
-                    search.share_with(workers.threads, workers.counter);
+                    // A member of the crew, so that the helpers can join its searches once
+                    // the questions run out.
+                    search.join_crew_as_main(workers);
                     let mut side = None;
                     let mut checker = Checker {
                         search: &mut search,
@@ -610,6 +613,7 @@ impl Checker<'_, '_> {
             self.fatal_at = Some(shared.fatal_at.clone());
             self.take_units(walk, intended, &shared);
         });
+        workers.hold_offers(true);
         self.fatal_at = None;
         self.search
             .add_nodes_of_others(shared.nodes.load(Ordering::Relaxed));
@@ -625,6 +629,9 @@ impl Checker<'_, '_> {
         loop {
             let u = shared.next.fetch_add(1, Ordering::Relaxed);
             let Some(&unit) = shared.units.get(u) else {
+                // This thread is free: the helpers may take its place in the searches
+                // still under way.
+                shared.crew.hold_offers(false);
                 break;
             };
             if u > shared.fatal_at.load(Ordering::Relaxed) {

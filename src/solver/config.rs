@@ -193,7 +193,8 @@ impl SolverConfig {
     /// runs helper threads beside its own that search the same problem over the one table
     /// (the [`hash_mib`](Self::hash_mib) budget covers them all; the design is in
     /// [the solver module's docs](super#parallel-search)).
-    /// [`Solver::check`](super::Solver::check) still runs on one thread. The answers are as
+    /// [`Solver::check`](super::Solver::check) solves with them, then shares the questions out
+    /// among them (the report lists the same flaws; see the module docs). The answers are as
     /// sound as with one thread, but which of several equally good lines is found, how many
     /// nodes it takes and, where a limit runs out, how far the search got depend on how the
     /// threads' work interleaves: only one thread repeats itself node for node.

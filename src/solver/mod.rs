@@ -172,7 +172,20 @@
 //! - **Determinism:** one thread repeats itself node for node. With several, which of equally
 //!   short lines is found and the node counts vary from run to run.
 //!
-//! [`Solver::check`] runs on one thread.
+//!
+//! [`Solver::check`] uses the threads too. The crew solves the problem as above. The
+//! questions along the line are then cut into units: each ply as a whole (早詰, 最終手余詰),
+//! then each other move of it (an alternative check, another defence). The threads take
+//! the units one by one, in line order, each with its own search on the shared table and its
+//! own side table (half the table budget, shared out). Meanwhile the helpers wait: a thread
+//! that finds no unit left lets them join the searches still under way, as above. The
+//! answers are put together in the order one thread asks them, with the same rules for where
+//! the check stops (at the first fatal flaw, or when a limit runs out). So one thread is node
+//! for node the old check, and with several a question settled either way gets the same
+//! answer in the same place of the report. A question stopped at its own node share
+//! ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)) may
+//! be settled with one thread count and not with another, because the table holds other
+//! entries.
 //!
 //! ## The length is a proven bound
 //!

@@ -10,7 +10,7 @@ use super::plies::Plies;
 use super::search::{NodeKind, Search};
 use super::tt::Table;
 use crate::position::Position;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// Slots of the busy marks: enough that the paths of a few threads (hundreds of nodes each on a
@@ -53,6 +53,9 @@ pub(crate) struct Crew {
     busy: Box<[AtomicU8]>,
     /// Threads of the search, the main one included.
     threads: usize,
+    /// Whether the main threads keep their searches to themselves for now (see
+    /// [`Crew::hold_offers`]).
+    held: AtomicBool,
 }
 
 impl Crew {
@@ -67,7 +70,22 @@ impl Crew {
             nodes: AtomicU64::new(0),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect(),
             threads,
+            held: AtomicBool::new(false),
         }
+    }
+
+    /// Holds back (or lets through) the offers of the main threads' searches: while the
+    /// checker's question workers keep every thread busy, a helper would only slow them
+    /// down; once one of them runs out of questions, the helpers join the searches still
+    /// under way.
+    pub fn hold_offers(&self, held: bool) {
+        self.held.store(held, Ordering::Relaxed);
+    }
+
+    /// Whether offers are held back ([`Crew::hold_offers`]).
+    #[inline]
+    pub fn offers_held(&self) -> bool {
+        self.held.load(Ordering::Relaxed)
     }
 
     /// Threads of the search, the main one included.

@@ -27,7 +27,6 @@ use crate::position::Position;
 use crate::types::{Color, Square};
 use crate::zobrist::KeyMap;
 use smallvec::SmallVec;
-use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 /// Whether a position is mated within a number of plies, as far as one decision could tell.
@@ -188,22 +187,6 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// Ends this main thread's part in its parallel search: a job still on offer is
-    /// withdrawn, and the helpers wait for the next search. Its nodes still count towards the
-    /// crew's node count (and the limits).
-    pub fn leave_crew(&mut self) {
-        self.end_root_job();
-        self.crew = None;
-    }
-
-    /// Makes this search one of `threads` that run side by side without a crew (the
-    /// checker's question workers): its path keeps to its share of the memory budget and its
-    /// nodes count in `counter`, which the node limit is measured against.
-    pub fn share_with(&mut self, threads: usize, counter: &'a AtomicU64) {
-        self.path = Path::new(self.table.size_bytes() / threads.max(1));
-        self.monitor.share_nodes(counter);
-    }
-
     /// Adds the nodes of the threads that worked beside this one (already counted towards
     /// the limits), for its statistics.
     pub fn add_nodes_of_others(&mut self, n: u64) {
@@ -230,7 +213,7 @@ impl<'a> Search<'a> {
                 crew,
                 job: Some(job),
             }) => match job.id {
-                None if nodes >= job.offer_at => {
+                None if nodes >= job.offer_at && !crew.offers_held() => {
                     job.id = Some(crew.post(&job.root, self.path.base_keys()));
                 }
                 Some(id) if job.heed && crew.was_decided(id) => self.monitor.interrupted = true,
