@@ -502,7 +502,6 @@ impl Checker<'_, '_> {
     /// known, is not asked about.
     fn ask(&mut self, walk: &Walk, unit: Unit, skip: Option<Move>, intended: bool) -> Answer {
         let (flaws_before, undecided_before) = (self.flaws.len(), self.undecided.len());
-        let nodes_before = self.search.nodes();
         let k = unit.k;
         let n = walk.moves.len();
         let played = walk.moves[k];
@@ -528,9 +527,6 @@ impl Checker<'_, '_> {
                     }
                 }
             }
-        }
-        if std::env::var_os("TSUME_DEBUG_UNITS").is_some() {
-            eprintln!("unit {unit:?} nodes {}", self.search.nodes() - nodes_before);
         }
         Answer {
             flaws: self.flaws.split_off(flaws_before),
