@@ -31,8 +31,8 @@
 //! problem of problems/yaneuraou.sfen and problems/antma.sfen (`--runs` times each, as
 //! `check_unique --hash-mb 256`) with 1 and 2 threads, the totals and the ratio; then the
 //! random mates of 7 to 15 plies of problems/random.sfen (made by `gen_random`) checked with
-//! 2 threads and a 5 s limit each: how many reports are complete within it (no question cut
-//! by the time limit; a question at its own node share is part of a complete report).
+//! 1 and 2 threads and a 5 s limit each: how many reports are complete within it (no question
+//! cut by the time limit; a question at its own node share is part of a complete report).
 
 mod common;
 
@@ -133,20 +133,26 @@ fn secs(s: Option<f64>) -> String {
     s.map_or("-".into(), |s| format!("{s:.2}"))
 }
 
-fn peer_cell(a: &Option<PeerAnswer>) -> String {
+/// Whether a peer answered before the time limit (KomoringHeights gives the mate it has when
+/// stopped, before its length is proven: no answer to compare with).
+fn finished(a: &PeerAnswer, limit: f64) -> bool {
+    a.length.is_some() && a.seconds < limit - 0.5
+}
+
+fn peer_cell(a: &Option<PeerAnswer>, limit: f64) -> String {
     match a {
+        Some(a) if finished(a, limit) => format!("{} {:.2}", a.length.unwrap_or(0), a.seconds),
         Some(a) => format!(
-            "{} {:.2}",
-            a.length.map_or(a.verdict.clone(), |n| n.to_string()),
-            a.seconds
+            "{} at the limit",
+            a.length.map_or(a.verdict.clone(), |n| format!("{n} unproven"))
         ),
         None => "-".into(),
     }
 }
 
-/// Seconds of a peer's answer, when it is a mate (a timeout is no time to compare with).
-fn peer_secs(a: &Option<PeerAnswer>) -> Option<f64> {
-    a.as_ref().filter(|a| a.length.is_some()).map(|a| a.seconds)
+/// Seconds of a peer's answer, when it finished.
+fn peer_secs(a: &Option<PeerAnswer>, limit: f64) -> Option<f64> {
+    a.as_ref().filter(|a| finished(a, limit)).map(|a| a.seconds)
 }
 
 fn solving(args: &Args) -> String {
@@ -209,13 +215,13 @@ fn solving(args: &Args) -> String {
             one.nodes,
             ratio(Some(four.nodes), Some(one.nodes)),
             ratio(Some(eight.nodes), Some(one.nodes)),
-            peer_cell(&shtsume),
-            ratio(one.first_seconds, peer_secs(&shtsume)),
-            ratio(two.first_seconds, peer_secs(&shtsume)),
-            peer_cell(&komoring1),
-            peer_cell(&komoring2),
-            ratio(Some(one.seconds), peer_secs(&komoring1)),
-            ratio(Some(two.seconds), peer_secs(&komoring2)),
+            peer_cell(&shtsume, args.time),
+            ratio(one.first_seconds, peer_secs(&shtsume, args.time)),
+            ratio(two.first_seconds, peer_secs(&shtsume, args.time)),
+            peer_cell(&komoring1, args.time),
+            peer_cell(&komoring2, args.time),
+            ratio(Some(one.seconds), peer_secs(&komoring1, args.time)),
+            ratio(Some(two.seconds), peer_secs(&komoring2, args.time)),
         );
         writeln!(out, "{row}").unwrap();
         println!("{row}");
@@ -274,44 +280,45 @@ fn checking(args: &Args) -> String {
                 .map_or(String::new(), |l| format!("{l}\n"))
         );
     }
-    // The generated mates of 7-15 plies: complete reports within 5 s with 2 threads.
-    let mut solver = Solver::new(
-        SolverConfig::new()
-            .hash_mib(256)
-            .threads(2)
-            .time_limit(Some(Duration::from_secs(5))),
-    );
-    let (mut total, mut complete, mut times) = (0, 0, Vec::new());
-    for p in common::bench_problems("problems/random.sfen") {
-        let Ok(len) = p.expected.parse::<u32>() else {
-            continue;
-        };
-        if !(7..=15).contains(&len) {
-            continue;
-        }
-        total += 1;
-        let report = solver.check(&p.position, None, &CheckConfig::new());
-        let cut = report
-            .undecided
-            .iter()
-            .any(|u| u.reason == StopReason::TimeLimit);
-        complete += usize::from(!cut);
-        times.push(report.stats.elapsed.as_secs_f64());
-    }
+    // The generated mates of 7-15 plies: complete reports within 5 s, 1 and 2 threads.
+    let mates: Vec<_> = common::bench_problems("problems/random.sfen")
+        .into_iter()
+        .filter(|p| p.expected.parse::<u32>().is_ok_and(|n| (7..=15).contains(&n)))
+        .collect();
     writeln!(
         out,
-        "\nThe random mates of 7 to 15 plies of problems/random.sfen, checked with 2 threads and \
-         a 5 s limit each: {complete} of {total} complete ({:.1} %), median {:.2} s.",
-        100.0 * complete as f64 / total.max(1) as f64,
-        if times.is_empty() { 0.0 } else { median(times) }
+        "\nThe {} random mates of 7 to 15 plies of problems/random.sfen, each checked with a 5 s \
+         limit: complete reports (no question cut by the time limit) and the median time.\n\n\
+         | threads | complete | median s |\n|---|---|---|",
+        mates.len()
     )
     .unwrap();
-    print!(
-        "{}",
-        out.lines()
-            .last()
-            .map_or(String::new(), |l| format!("{l}\n"))
-    );
+    for threads in [1, 2] {
+        let mut solver = Solver::new(
+            SolverConfig::new()
+                .hash_mib(256)
+                .threads(threads)
+                .time_limit(Some(Duration::from_secs(5))),
+        );
+        let (mut complete, mut times) = (0, Vec::new());
+        for p in &mates {
+            let report = solver.check(&p.position, None, &CheckConfig::new());
+            let cut = report
+                .undecided
+                .iter()
+                .any(|u| u.reason == StopReason::TimeLimit);
+            complete += usize::from(!cut);
+            times.push(report.stats.elapsed.as_secs_f64());
+        }
+        writeln!(
+            out,
+            "| {threads} | {complete} ({:.1} %) | {:.2} |",
+            100.0 * complete as f64 / mates.len().max(1) as f64,
+            if times.is_empty() { 0.0 } else { median(times) }
+        )
+        .unwrap();
+        print!("{}", out.lines().last().map_or(String::new(), |l| format!("{l}\n")));
+    }
     out
 }
 

@@ -7,10 +7,11 @@
 //!
 //! ```text
 //! cargo run --release --example consistency -- [--sizes 64,256,1024,4096] [--time 60]
-//!     [--along 10] [--only NAME] [FILE]
+//!     [--threads 2,8] [--along 10] [--only NAME] [FILE]
 //! ```
 //!
-//! FILE defaults to problems/long.sfen. `--sizes` are MiB (`--kib`: KiB). `--along N`
+//! FILE defaults to problems/long.sfen. `--sizes` are MiB (`--kib`: KiB). `--threads` adds
+//! an answer with each of these thread counts at the first size. `--along N`
 //! checks the main line every N attacker moves (0: not at all) with the first size. A
 //! problem none of whose answers is a mate within `--time` is listed as unanswered. Exits
 //! with 1 when some answer contradicts another.
@@ -39,6 +40,9 @@ struct Args {
     /// Check the main line every N attacker moves (0: not at all).
     #[arg(long, default_value_t = 10)]
     along: usize,
+    /// Also solve with each of these thread counts (comma-separated), at the first size.
+    #[arg(long, value_delimiter = ',')]
+    threads: Vec<usize>,
     /// Only problems whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -75,6 +79,13 @@ fn main() {
             config(first).shortest_node_limit(Some(doubled)),
             &format!("{first} {unit}, allowance doubled"),
         ));
+        for &threads in &args.threads {
+            answers.push(answer(
+                &p.position,
+                config(first).threads(threads),
+                &format!("{first} {unit}, {threads} threads"),
+            ));
+        }
         let shown: Vec<String> = answers
             .iter()
             .map(|a| format!("{}: {}", a.setting, a.verdict))
