@@ -144,7 +144,8 @@ fn peer_cell(a: &Option<PeerAnswer>, limit: f64) -> String {
         Some(a) if finished(a, limit) => format!("{} {:.2}", a.length.unwrap_or(0), a.seconds),
         Some(a) => format!(
             "{} at the limit",
-            a.length.map_or(a.verdict.clone(), |n| format!("{n} unproven"))
+            a.length
+                .map_or(a.verdict.clone(), |n| format!("{n} unproven"))
         ),
         None => "-".into(),
     }
@@ -283,7 +284,11 @@ fn checking(args: &Args) -> String {
     // The generated mates of 7-15 plies: complete reports within 5 s, 1 and 2 threads.
     let mates: Vec<_> = common::bench_problems("problems/random.sfen")
         .into_iter()
-        .filter(|p| p.expected.parse::<u32>().is_ok_and(|n| (7..=15).contains(&n)))
+        .filter(|p| {
+            p.expected
+                .parse::<u32>()
+                .is_ok_and(|n| (7..=15).contains(&n))
+        })
         .collect();
     writeln!(
         out,
@@ -317,7 +322,12 @@ fn checking(args: &Args) -> String {
             if times.is_empty() { 0.0 } else { median(times) }
         )
         .unwrap();
-        print!("{}", out.lines().last().map_or(String::new(), |l| format!("{l}\n")));
+        print!(
+            "{}",
+            out.lines()
+                .last()
+                .map_or(String::new(), |l| format!("{l}\n"))
+        );
     }
     out
 }

@@ -8,6 +8,7 @@ mod common;
 use common::{Brute, usi};
 use std::time::Duration;
 use tsume::Position;
+use tsume::check::CheckConfig;
 use tsume::solver::{Outcome, Solver, SolverConfig, StopReason};
 
 /// 寿 (図巧 No. 100): a mate of 611 plies that takes the solver a few hundred thousand nodes.
@@ -220,4 +221,66 @@ fn microcosmos() -> Position {
         .unwrap();
     let sfen = sfen.split('#').next().unwrap().trim();
     Position::from_sfen(sfen).unwrap()
+}
+
+/// A check with threads stops at once when told to, and keeps to its node limit: the
+/// question workers and the helpers count their nodes together.
+#[test]
+fn checks_with_threads_stop_and_count_together() {
+    // A YaneuraOu suite position whose check takes seconds, most of it in its questions.
+    let pos = Position::from_sfen(
+        "ln1+P1GBnl/s8/p1p1p1kpp/3P2p2/5p3/Pp3PPP1/1P1SP3P/2R6/1N1GKG1NL b BGLr2sp 67",
+    )
+    .unwrap();
+    for threads in [2, 8] {
+        let mut solver = Solver::new(SolverConfig::new().hash_mib(64).threads(threads));
+        let stop = solver.stop_handle();
+        let stopped_at = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let at = stopped_at.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            *at.lock().unwrap() = Some(std::time::Instant::now());
+            stop.stop();
+        });
+        let report = solver.check(&pos, None, &CheckConfig::new());
+        let returned = std::time::Instant::now();
+        stopper.join().unwrap();
+        let latency = returned - stopped_at.lock().unwrap().expect("stopped");
+        assert!(
+            latency < Duration::from_secs(1),
+            "{threads} threads: {latency:?}"
+        );
+        assert!(
+            report
+                .undecided
+                .iter()
+                .any(|u| u.reason == StopReason::Stopped),
+            "{threads} threads: {:?}",
+            report.undecided
+        );
+
+        let limit = 500_000;
+        let mut solver = Solver::new(
+            SolverConfig::new()
+                .hash_mib(64)
+                .threads(threads)
+                .node_limit(Some(limit)),
+        );
+        let report = solver.check(&pos, None, &CheckConfig::new());
+        assert!(
+            report
+                .undecided
+                .iter()
+                .any(|u| u.reason == StopReason::NodeLimit),
+            "{threads} threads: {:?}",
+            report.undecided
+        );
+        // Each search looks at the limit every 1024 of its nodes; a side-table search is
+        // bounded by what was left when it started.
+        assert!(
+            report.stats.nodes >= limit && report.stats.nodes <= limit + limit / 4,
+            "{threads} threads: {} nodes",
+            report.stats.nodes
+        );
+    }
 }

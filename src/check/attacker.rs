@@ -416,10 +416,12 @@ impl Checker<'_, '_> {
         // What is left of the whole check's limits, without progress reports.
         let spent = self.search.elapsed();
         let limits = Limits {
-            nodes: self
-                .config
-                .get_node_limit()
-                .map(|n| n.saturating_sub(self.search.nodes())),
+            // With threads, the crew's count (every thread's nodes) is measured against the
+            // whole limit; without, this search's own against what is left.
+            nodes: self.config.get_node_limit().map(|n| match self.counter {
+                Some(_) => n,
+                None => n.saturating_sub(self.search.nodes()),
+            }),
             time: self
                 .config
                 .get_time_limit()
@@ -427,6 +429,9 @@ impl Checker<'_, '_> {
             ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);
+        if let Some(counter) = self.counter {
+            side_search.share_nodes(counter);
+        }
         // Line position `j` (after ply `j`) is not mated when reached later than `at`.
         side_search.exclude(
             walk.keys
@@ -478,8 +483,14 @@ impl Checker<'_, '_> {
             _ => Side::Unknown,
         };
         let used = side_search.nodes();
-        drop(side_search);
-        self.search.add_nodes(used);
+        if self.counter.is_some() {
+            side_search.publish_nodes();
+            drop(side_search);
+            self.search.add_nodes_of_others(used);
+        } else {
+            drop(side_search);
+            self.search.add_nodes(used);
+        }
         result
     }
 }

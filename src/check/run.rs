@@ -93,6 +93,8 @@ pub(super) struct Checker<'s, 'a> {
     pub(super) side_kib: usize,
     /// The crew of the threads to share the questions out among, if more than one.
     pub(super) workers: Option<&'s Crew>,
+    /// The count of all threads' nodes, with threads (the side-table searches count in it).
+    pub(super) counter: Option<&'s AtomicU64>,
     /// Where another thread found the first fatal flaw (with `first_flaw`), while the
     /// plies are shared out.
     pub(super) fatal_at: Option<Arc<AtomicUsize>>,
@@ -291,6 +293,7 @@ pub(crate) fn run(
                 side_dirty,
                 side_kib: config.get_hash_kib() / 2 / threads,
                 workers,
+                counter: crew.map(Crew::node_counter),
                 fatal_at: None,
                 unit: 0,
                 walk_stopped: None,
@@ -413,14 +416,16 @@ impl Checker<'_, '_> {
             self.flaws.push(left_over(end));
         }
         let units = walk.units();
-        let parallel = self.workers.is_some() && units.len() > 1 && !self.at_first_flaw();
+        // A search stopped by the limits before the walk asks nothing more.
+        let mut stopped = self.search.aborted();
+        let parallel =
+            self.workers.is_some() && units.len() > 1 && !self.at_first_flaw() && stopped.is_none();
         let mut answers = if parallel {
             self.ask_in_parallel(&walk, &units, intended)
         } else {
             Vec::new()
         };
         let mut shorter_before = false;
-        let mut stopped: Option<StopReason> = None;
         let mut u = 0;
         'plies: for k in 0..n {
             // Stopped at the first fatal flaw (found during ply k, 1-based, or before the
@@ -591,11 +596,13 @@ impl Checker<'_, '_> {
                         side_dirty: false,
                         side_kib,
                         workers: None,
+                        counter: Some(workers.node_counter()),
                         fatal_at: Some(shared.fatal_at.clone()),
                         unit: 0,
                         walk_stopped: None,
                     };
                     checker.take_units(walk, intended, shared);
+                    checker.search.publish_nodes();
                     shared
                         .nodes
                         .fetch_add(checker.search.nodes(), Ordering::Relaxed);

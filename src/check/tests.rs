@@ -63,6 +63,7 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
         side_dirty: false,
         side_kib: 1024,
         workers: None,
+        counter: None,
         fatal_at: None,
         unit: 0,
         walk_stopped: None,

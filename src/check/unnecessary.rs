@@ -144,7 +144,14 @@ pub(crate) fn find(
             }
             break;
         }
-        let sub_config = config.clone().node_limit(nodes_left).time_limit(time_left);
+        // With threads, every search of the check counts its nodes in the crew's one count
+        // from the start, which the node limit is measured against.
+        let sub_nodes = if crew.is_some() {
+            config.get_node_limit()
+        } else {
+            nodes_left
+        };
+        let sub_config = config.clone().node_limit(sub_nodes).time_limit(time_left);
         table.new_search();
         let sub = super::run(
             table,
@@ -157,7 +164,12 @@ pub(crate) fn find(
             &reduced,
             Some(&line),
         );
-        report.stats.nodes += sub.stats.nodes;
+        if crew.is_some() {
+            // The crew's count: every node of the check so far.
+            report.stats.nodes = sub.stats.nodes;
+        } else {
+            report.stats.nodes += sub.stats.nodes;
+        }
         match sub.verdict {
             Verdict::Sound => out.found.push(UnnecessaryPiece { square: sq, piece }),
             Verdict::Unsound => {}

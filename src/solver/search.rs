@@ -187,6 +187,13 @@ impl<'a> Search<'a> {
         });
     }
 
+    /// Counts this search's nodes into `counter`, the count of all threads of a parallel
+    /// search (the checker's searches on its side tables), which the node limit is then
+    /// measured against.
+    pub fn share_nodes(&mut self, counter: &'a std::sync::atomic::AtomicU64) {
+        self.monitor.share_nodes(counter);
+    }
+
     /// Adds the nodes of the threads that worked beside this one (already counted towards
     /// the limits), for its statistics.
     pub fn add_nodes_of_others(&mut self, n: u64) {
