@@ -171,6 +171,12 @@
 //!   the part of it they may take.
 //! - **Determinism:** one thread repeats itself node for node. With several, which of equally
 //!   short lines is found and the node counts vary from run to run.
+//! - **What limits it:** every helper starts from the main thread's root and is kept apart
+//!   only by the virtual numbers and its own tie-breaking, so the threads often search the
+//!   same nodes: the total nodes to the answer grow with the thread count, unevenly from
+//!   problem to problem. Each thread also runs slower beside another (they share the caches
+//!   and the memory bandwidth of the table). Short searches gain nothing: a search is offered
+//!   only after 2,048 nodes. benches/README.md ("Threads") has the measurements.
 //!
 //!
 //! [`Solver::check`] uses the threads too. The crew solves the problem as above. The
@@ -185,7 +191,8 @@
 //! answer in the same place of the report. A question stopped at its own node share
 //! ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)) may
 //! be settled with one thread count and not with another, because the table holds other
-//! entries.
+//! entries. A check whose time goes to one or two questions gains little: the helpers join
+//! only its searches on the main table, not those on a side table.
 //!
 //! ## The length is a proven bound
 //!
