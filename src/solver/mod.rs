@@ -154,11 +154,13 @@
 //!   slot of the table is a small sequence lock, so a thread never reads half of another's
 //!   write. Each thread keeps its own path, repetition table and node count.
 //! - **How they keep apart:** each thread marks the nodes on its path in a small shared array.
-//!   When a thread chooses a child, a child that other threads are inside counts as harder by
+//!   When a helper chooses a child, a child that other threads are inside counts as harder by
 //!   half its number per thread (a virtual proof or disproof number, after Kaneko's parallel
-//!   df-pn). The 1+ε thresholds are grown from these virtual numbers, so the thread goes
+//!   df-pn). The 1+ε thresholds are grown from these virtual numbers, so the helper goes
 //!   elsewhere unless that child is clearly the best. Each helper also breaks near ties its own
-//!   way.
+//!   way. The main thread chooses as it would alone: steered away from the helpers' paths, it
+//!   was drawn into side lines somewhere along a long forced line, and some runs of
+//!   Microcosmos took five times longer than one thread.
 //! - **How a proof by one stops the others:** a helper that decides the root has stored the
 //!   result in the table and raises a flag. Within 1,024 of its nodes the main thread unwinds,
 //!   reads the result and goes on. When the main thread's search ends, the offer is withdrawn

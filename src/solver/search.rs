@@ -316,8 +316,8 @@ impl<'a> Search<'a> {
     /// [`super::parallel`]). `best` is the child with the least `number`, which is under
     /// `threshold`; only children under it are chosen, and the chosen child's number is at
     /// most the returned one, so that its threshold leaves it room to grow. `None` when the
-    /// choice stands (always with one thread, and on the main thread while the best child is
-    /// free: one look-up).
+    /// choice stands: always on the main thread (and with one thread), which searches as it
+    /// would alone.
     fn steer(
         &mut self,
         pos: &Position,
@@ -331,12 +331,14 @@ impl<'a> Search<'a> {
             let k = pos.keys_after(ch.mv, self.attacker);
             crew.busy(k.0 ^ k.1) as u64
         };
-        let best_busy = busy(&children[best]) > 0;
-        let noise = match &mut self.crew {
-            Some(CrewRole::Helper { noise, .. }) => Some(noise),
-            _ if !best_busy => return None,
-            _ => None,
+        // The main thread searches as it would alone: it follows the best child even where
+        // helpers are inside. Steered away from their paths, it was drawn into side lines at
+        // some level of a long forced line and took five times longer on Microcosmos in some
+        // runs; the helpers are the ones to spread out.
+        let Some(CrewRole::Helper { noise, .. }) = &mut self.crew else {
+            return None;
         };
+        let best_busy = busy(&children[best]) > 0;
         let min = number(&children[best]) as u64;
         // Children that may be chosen: under the threshold and within the largest penalty of
         // the best. Their virtual numbers count the threads inside them (only when the best
@@ -356,22 +358,17 @@ impl<'a> Search<'a> {
                 }
             })
             .collect();
-        let mut candidates = (0..children.len()).filter(|&i| eligible(i));
+        let candidates = (0..children.len()).filter(|&i| eligible(i));
         let least = candidates.clone().map(|i| virtual_numbers[i]).min()?;
-        let chosen = match noise {
-            // The main thread: the least, the first of equals.
-            None => candidates.find(|&i| virtual_numbers[i] == least)?,
-            // A helper: any within a sixteenth of the least, at random (xorshift).
-            Some(state) => {
-                let near: SmallVec<[usize; 8]> = candidates
-                    .filter(|&i| virtual_numbers[i] <= least + least / 16)
-                    .collect();
-                *state ^= *state << 13;
-                *state ^= *state >> 7;
-                *state ^= *state << 17;
-                *near.get((*state % near.len().max(1) as u64) as usize)?
-            }
-        };
+        // Any within a sixteenth of the least, at random (xorshift).
+        let near: SmallVec<[usize; 8]> = candidates
+            .filter(|&i| virtual_numbers[i] <= least + least / 16)
+            .collect();
+        let state = noise;
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let chosen = *near.get((*state % near.len().max(1) as u64) as usize)?;
         let second = (0..children.len())
             .filter(|&i| i != chosen)
             .map(|i| virtual_numbers[i])
