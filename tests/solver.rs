@@ -26,6 +26,9 @@
 //! cargo test --release --test solver -- --ignored long_problems --nocapture
 //! ```
 //!
+//! The hardest problems (FAIRWAY, 新桃花源, 木星の旅, 明日香) have their own ignored test: 80
+//! minutes with 2 threads and a 16 GiB table (`--ignored hardest_problems --nocapture`).
+//!
 //! Everything else: `cargo test --release --test solver`, about 30 s in release on two cores.
 //! Failures are collected and reported together, each with its file, line and SFEN.
 
@@ -790,6 +793,62 @@ fn long_problems() {
         }
     }
     assert_no_failures("long problems", problems.len(), &failures);
+}
+
+/// The hardest problems of long.sfen (「コンピュータ向け超難解詰将棋作品集」), with 2 threads and a
+/// 16 GiB table: FAIRWAY and 新桃花源 with 10 minutes each, 木星の旅 and 明日香 with 30. Prints
+/// what each run reached (a mate's length and line, proven shortest or not; or the limit);
+/// fails only on a wrong answer (a no-mate, or a mate whose line does not verify). Needs 17 GiB
+/// of memory and 80 minutes: `cargo test --release --test solver -- --ignored
+/// hardest_problems --nocapture`.
+#[test]
+#[ignore = "80 minutes and a 16 GiB table; run with --ignored --nocapture"]
+fn hardest_problems() {
+    let mut s = Solver::new(SolverConfig::new().hash_mib(16 << 10).threads(2));
+    s.prefault();
+    let mut failures = Vec::new();
+    for (name, minutes, composer) in [
+        ("FAIRWAY", 10, 611),
+        ("新桃花源", 10, 1205),
+        ("木星の旅", 30, 411),
+        ("明日香", 30, 703),
+    ] {
+        let p = load("long.sfen")
+            .into_iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{name} is in long.sfen"));
+        let pos = p.position();
+        s.set_config(
+            s.config()
+                .clone()
+                .time_limit(Some(Duration::from_secs(minutes * 60))),
+        )
+        .expect("the same table");
+        let sol = s.solve(&pos);
+        match &sol.outcome {
+            Outcome::Mate(line) => {
+                println!(
+                    "{name}: mate in at most {} (proven shortest: {}), line shown {} plies \
+                     (composer's {composer}), {} nodes, {:.1} s",
+                    line.length(),
+                    line.shortest_proven(),
+                    line.line_len(),
+                    sol.stats.nodes,
+                    sol.stats.elapsed.as_secs_f64()
+                );
+                if let Err(e) = verify_mate(&pos, line.moves()) {
+                    failures.push(format!("{}: line does not verify: {e}", p.place()));
+                }
+            }
+            Outcome::NoMate => failures.push(format!("{}: no mate", p.place())),
+            Outcome::Unknown(reason) => println!(
+                "{name}: {reason} after {} nodes, {:.1} s",
+                sol.stats.nodes,
+                sol.stats.elapsed.as_secs_f64()
+            ),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // =============================================================================================
