@@ -274,12 +274,7 @@ fn checking(args: &Args) -> String {
             t2 / t1.max(1e-9)
         )
         .unwrap();
-        print!(
-            "{}",
-            out.lines()
-                .last()
-                .map_or(String::new(), |l| format!("{l}\n"))
-        );
+        echo_last(&out);
     }
     // The generated mates of 7-15 plies: complete reports within 5 s, 1 and 2 threads.
     let mates: Vec<_> = common::bench_problems("problems/random.sfen")
@@ -322,14 +317,16 @@ fn checking(args: &Args) -> String {
             if times.is_empty() { 0.0 } else { median(times) }
         )
         .unwrap();
-        print!(
-            "{}",
-            out.lines()
-                .last()
-                .map_or(String::new(), |l| format!("{l}\n"))
-        );
+        echo_last(&out);
     }
     out
+}
+
+/// Prints the last line of `out` (the row just written), for progress on the terminal.
+fn echo_last(out: &str) {
+    if let Some(line) = out.lines().last() {
+        println!("{line}");
+    }
 }
 
 fn main() {

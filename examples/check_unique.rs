@@ -84,7 +84,8 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Threads per problem (default: the cores, shared out among the --jobs): they solve the
-    /// problem together, then share out the line's plies; the report is the same.
+    /// problem together, then share out the line's questions; a question settled with any count
+    /// gets the same answer.
     #[arg(long)]
     threads: Option<usize>,
     /// Map the table's memory (with huge pages where the system gives them) before the first

@@ -176,19 +176,10 @@ fn the_walk_finds_the_main_line_past_a_lasting_futile_interposition() {
 fn threads_stop_and_count_together() {
     for threads in [2, 8] {
         let mut solver = Solver::new(SolverConfig::new().hash_mib(64).threads(threads));
-        let stop = solver.stop_handle();
-        let stopped_at = std::sync::Arc::new(std::sync::Mutex::new(None));
-        let at = stopped_at.clone();
-        let stopper = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(200));
-            *at.lock().unwrap() = Some(std::time::Instant::now());
-            stop.stop();
+        let (sol, latency) = stopped_after(&mut solver, Duration::from_millis(200), |s| {
+            s.solve(&microcosmos())
         });
-        let sol = solver.solve(&microcosmos());
-        let returned = std::time::Instant::now();
-        stopper.join().unwrap();
         assert_eq!(sol.outcome, Outcome::Unknown(StopReason::Stopped));
-        let latency = returned - stopped_at.lock().unwrap().expect("stopped");
         // Measured: a few milliseconds. Generous for loaded machines.
         assert!(
             latency < Duration::from_secs(1),
@@ -213,6 +204,28 @@ fn threads_stop_and_count_together() {
     }
 }
 
+/// Runs `work` on `solver`, stopped from another thread after `after`: its result, and how
+/// long after the stop it returned.
+fn stopped_after<R>(
+    solver: &mut Solver,
+    after: Duration,
+    work: impl FnOnce(&mut Solver) -> R,
+) -> (R, Duration) {
+    let stop = solver.stop_handle();
+    let stopped_at = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let at = stopped_at.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(after);
+        *at.lock().unwrap() = Some(std::time::Instant::now());
+        stop.stop();
+    });
+    let result = work(solver);
+    let returned = std::time::Instant::now();
+    stopper.join().unwrap();
+    let latency = returned - stopped_at.lock().unwrap().expect("stopped");
+    (result, latency)
+}
+
 fn microcosmos() -> Position {
     let text = std::fs::read_to_string("problems/microcosmos.sfen").unwrap();
     let sfen = text
@@ -234,18 +247,9 @@ fn checks_with_threads_stop_and_count_together() {
     .unwrap();
     for threads in [2, 8] {
         let mut solver = Solver::new(SolverConfig::new().hash_mib(64).threads(threads));
-        let stop = solver.stop_handle();
-        let stopped_at = std::sync::Arc::new(std::sync::Mutex::new(None));
-        let at = stopped_at.clone();
-        let stopper = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(300));
-            *at.lock().unwrap() = Some(std::time::Instant::now());
-            stop.stop();
+        let (report, latency) = stopped_after(&mut solver, Duration::from_millis(300), |s| {
+            s.check(&pos, None, &CheckConfig::new())
         });
-        let report = solver.check(&pos, None, &CheckConfig::new());
-        let returned = std::time::Instant::now();
-        stopper.join().unwrap();
-        let latency = returned - stopped_at.lock().unwrap().expect("stopped");
         assert!(
             latency < Duration::from_secs(1),
             "{threads} threads: {latency:?}"

@@ -386,8 +386,6 @@ struct Walkers<'w> {
     fatal_at: Arc<AtomicUsize>,
     /// The answers, by unit.
     answers: Mutex<Vec<Option<Answer>>>,
-    /// The nodes the workers searched (the calling thread's own are in its search).
-    nodes: AtomicU64,
     /// Why a worker stopped taking units, when the whole check's limits ran out.
     stopped: Mutex<Option<StopReason>>,
 }
@@ -560,7 +558,6 @@ impl Checker<'_, '_> {
             next: AtomicUsize::new(0),
             fatal_at: Arc::new(AtomicUsize::new(usize::MAX)),
             answers: Mutex::new(units.iter().map(|_| None).collect()),
-            nodes: AtomicU64::new(0),
             stopped: Mutex::new(None),
         };
         let table = self.search.table;
@@ -602,10 +599,8 @@ impl Checker<'_, '_> {
                         walk_stopped: None,
                     };
                     checker.take_units(walk, intended, shared);
+                    // The crew's count, which the check's statistics read, holds them all.
                     checker.search.publish_nodes();
-                    shared
-                        .nodes
-                        .fetch_add(checker.search.nodes(), Ordering::Relaxed);
                 };
                 // A worker that cannot be started is done without.
                 let _ = std::thread::Builder::new()
@@ -618,8 +613,6 @@ impl Checker<'_, '_> {
         });
         workers.hold_offers(true);
         self.fatal_at = None;
-        self.search
-            .add_nodes_of_others(shared.nodes.load(Ordering::Relaxed));
         if let Some(reason) = shared.stopped.lock().expect("no worker panics").take() {
             self.walk_stopped = Some(reason);
         }
