@@ -746,29 +746,47 @@ fn a_detour_back_to_the_line_after_extra_moves_is_not_a_second_solution() {
 }
 
 /// What a check found, for comparing checks with different thread counts: the verdict, the
-/// line, and each flaw with its kind, ply, moves and (when proven) length.
+/// line, and each flaw with its kind, ply, moves and whether it is fatal.
 fn findings(report: &Report) -> (Verdict, Vec<Move>, Vec<String>) {
     let flaws = report
         .flaws
         .iter()
-        .map(|f| {
-            let length = f.length.filter(|_| f.length_exact);
-            format!(
-                "{}@{} {:?} {length:?} {}",
-                f.kind.name(),
-                f.ply,
-                f.moves,
-                f.fatal
-            )
-        })
+        .map(|f| format!("{}@{} {:?} {}", f.kind.name(), f.ply, f.moves, f.fatal))
         .collect();
     (report.verdict, report.line.clone(), flaws)
 }
 
+/// The flaws of two reports with the same findings whose lengths contradict each other: both
+/// proven and different, or one proven and the other's bound ("at most") below it.
+fn length_conflicts(a: &Report, b: &Report) -> Vec<String> {
+    let below = |x: &tsume::check::Flaw, y: &tsume::check::Flaw| {
+        x.length_exact && matches!((x.length, y.length), (Some(m), Some(n)) if n < m)
+    };
+    a.flaws
+        .iter()
+        .zip(&b.flaws)
+        .filter(|(x, y)| {
+            (x.length_exact && y.length_exact && x.length != y.length) || below(x, y) || below(y, x)
+        })
+        .map(|(x, y)| {
+            format!(
+                "{}@{} {:?}: {:?} against {:?}",
+                x.kind.name(),
+                x.ply,
+                x.moves,
+                x.length,
+                y.length
+            )
+        })
+        .collect()
+}
+
 /// With 2 and (oversubscribed) 8 threads, the questions are shared out; a question settled
 /// with every thread count gives the same answer, and the report lists it in the same place.
-/// (A question at its node limit may be settled with one count and not with another: the
-/// table the searches share holds other entries. Such reports keep their verdict.)
+/// Lengths proven with both counts are equal. (A question at its node limit may be settled,
+/// or its length proven, with one count and not with another: the table the searches share
+/// holds other entries, and helpers add their nodes to a question's search. Such reports
+/// keep their verdict.)
 #[test]
 fn checks_with_threads_report_what_one_thread_reports() {
     let mut bad = Vec::new();
@@ -802,6 +820,10 @@ fn checks_with_threads_report_what_one_thread_reports() {
                             findings(&report),
                             findings(&base)
                         ));
+                    } else if findings(&report) == findings(&base) {
+                        for conflict in length_conflicts(&report, &base) {
+                            bad.push(format!("{place}: {conflict}"));
+                        }
                     }
                     bad.extend(confirm(&place, &pos, &report));
                 }

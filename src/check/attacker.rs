@@ -429,8 +429,11 @@ impl Checker<'_, '_> {
             ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);
-        if let Some(counter) = self.counter {
-            side_search.share_nodes(counter);
+        if let Some(crew) = self.search.crew_of() {
+            // With threads, idle helpers may join this search on the side table. It counts
+            // in the crew's nodes, which are `counter`.
+            debug_assert!(self.counter.is_some());
+            side_search.join_crew_on_own_table(crew);
         }
         // Line position `j` (after ply `j`) is not mated when reached later than `at`.
         side_search.exclude(

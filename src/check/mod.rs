@@ -222,5 +222,5 @@ pub use config::CheckConfig;
 pub use report::{
     Flaw, FlawKind, Question, Report, Undecided, UnnecessaryPiece, UnnecessaryPieces, Verdict,
 };
-pub(crate) use run::run;
+pub(crate) use run::{SideTables, run};
 pub(crate) use unnecessary::find as find_unnecessary;

@@ -74,6 +74,8 @@ pub(super) struct Checker<'s, 'a> {
     pub(super) search: &'s mut Search<'a>,
     /// The table for searches that avoid the line (created on first use).
     pub(super) side: &'s mut Option<Table>,
+    /// The side tables of the other question workers (see [`SideTables`]).
+    pub(super) worker_sides: &'s mut Vec<Option<Table>>,
     /// Nodes each question may search.
     pub(super) cap: u64,
     /// The solver's settings and stop flag, for the searches on the side table.
@@ -107,12 +109,22 @@ pub(super) struct Checker<'s, 'a> {
 /// Stack for a question worker: its searches recurse as deep as the solver's.
 const QUESTION_STACK: usize = 512 << 20;
 
+/// The checker's tables for searches that avoid the line: the solver's thread's, and one for
+/// each other question worker. Each is allocated on first use and kept from one check to
+/// the next (a new search generation makes it empty), so that a check of a short problem
+/// does not pay for mapping a fresh table per thread.
+#[derive(Default)]
+pub(crate) struct SideTables {
+    main: Option<Table>,
+    workers: Vec<Option<Table>>,
+}
+
 /// The check of [`Solver::check`](crate::solver::Solver::check): solve, then ask every
 /// question along the line.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     table: &Table,
-    side_table: &mut Option<Table>,
+    side_tables: &mut SideTables,
     config: &SolverConfig,
     check: &CheckConfig,
     stop: &Arc<AtomicBool>,
@@ -121,6 +133,10 @@ pub(crate) fn run(
     pos: &Position,
     intended: Option<&[Move]>,
 ) -> Report {
+    let SideTables {
+        main: side_table,
+        workers: worker_sides,
+    } = side_tables;
     if let Some(side) = side_table.as_mut() {
         // Its entries were found under another problem's exclusions.
         side.new_search();
@@ -283,6 +299,7 @@ pub(crate) fn run(
             let mut checker = Checker {
                 search: &mut search,
                 side: &mut *side_table,
+                worker_sides: &mut *worker_sides,
                 cap: share,
                 config,
                 check,
@@ -566,11 +583,19 @@ impl Checker<'_, '_> {
         let (config, check, stop, cap) = (self.config, self.check, self.stop, self.cap);
         let (side_kib, checked_intended) = (self.side_kib, self.intended);
         let threads = workers.threads().min(units.len());
+        let mut sides = std::mem::take(self.worker_sides);
+        if sides.len() < threads - 1 {
+            sides.resize_with(threads - 1, || None);
+        }
         std::thread::scope(|s| {
-            for index in 1..threads {
+            for (index, side) in (1..threads).zip(sides.iter_mut()) {
                 let shared = &shared;
                 let flaws = self.flaws.clone();
                 let work = move || {
+                    if let Some(side) = side.as_mut() {
+                        // Its entries were found under another walk's exclusions.
+                        side.new_search();
+                    }
                     let limits = Limits {
                         time: config.get_time_limit().map(|t| t.saturating_sub(spent)),
                         ..config.limits(stop, None)
@@ -579,10 +604,11 @@ impl Checker<'_, '_> {
                     // A member of the crew, so that the helpers can join its searches once
                     // the questions run out.
                     search.join_crew_as_main(workers);
-                    let mut side = None;
+                    let mut no_workers = Vec::new();
                     let mut checker = Checker {
                         search: &mut search,
-                        side: &mut side,
+                        side,
+                        worker_sides: &mut no_workers,
                         cap,
                         config,
                         check,
@@ -611,6 +637,7 @@ impl Checker<'_, '_> {
             self.fatal_at = Some(shared.fatal_at.clone());
             self.take_units(walk, intended, &shared);
         });
+        *self.worker_sides = sides;
         workers.hold_offers(true);
         self.fatal_at = None;
         if let Some(reason) = shared.stopped.lock().expect("no worker panics").take() {

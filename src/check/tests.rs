@@ -53,6 +53,7 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
     let mut checker = Checker {
         search: &mut search,
         side: &mut side,
+        worker_sides: &mut Vec::new(),
         cap: 100_000,
         config: &config,
         check: &CheckConfig::new(),

@@ -2,6 +2,7 @@
 
 use super::config::CheckConfig;
 use super::report::{Report, UnnecessaryPiece, UnnecessaryPieces, Verdict};
+use super::run::SideTables;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::solver::config::SolverConfig;
@@ -78,7 +79,7 @@ fn line_touches(line: &[Move], sq: Square) -> bool {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn find(
     table: &Table,
-    side_table: &mut Option<Table>,
+    side_table: &mut SideTables,
     config: &SolverConfig,
     check: &CheckConfig,
     stop: &Arc<AtomicBool>,

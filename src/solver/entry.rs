@@ -22,8 +22,9 @@ pub struct Solver {
     config: SolverConfig,
     /// Shared with the helper threads while a search runs; only this solver's at other times.
     table: Arc<Table>,
-    /// The uniqueness checker's table for searches that avoid the main line.
-    side: Option<Table>,
+    /// The uniqueness checker's tables for searches that avoid the main line (one per
+    /// thread), kept from one check to the next.
+    side: crate::check::SideTables,
     stop: Arc<AtomicBool>,
     progress: Option<ProgressFn>,
 }
@@ -64,7 +65,7 @@ impl Solver {
     pub fn try_new(config: SolverConfig) -> Result<Solver, AllocError> {
         Ok(Solver {
             table: Arc::new(Table::try_new_kib(config.get_hash_kib())?),
-            side: None,
+            side: Default::default(),
             config,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
@@ -76,7 +77,7 @@ impl Solver {
     /// one allocated, and when that fails the solver keeps a one-cluster table and its old
     /// settings, and the error is returned. The uniqueness checker's side table is freed.
     pub fn set_config(&mut self, config: SolverConfig) -> Result<(), AllocError> {
-        self.side = None;
+        self.side = Default::default();
         if config.get_hash_kib() != self.config.get_hash_kib() {
             // Free the old table first: the two need not fit side by side.
             self.table = Arc::new(Table::try_new_kib(0)?);

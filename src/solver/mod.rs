@@ -150,8 +150,9 @@
 //! Whenever one of its df-pn searches has run 2,048 nodes, the main thread offers that search's
 //! root (position, budget and path) to the helpers, and each helper searches the same root.
 //!
-//! - **What they share:** the one transposition table and the memo of initial numbers. Every
-//!   slot of the table is a small sequence lock, so a thread never reads half of another's
+//! - **What they share:** the one transposition table and the memo of initial numbers (or,
+//!   for a checker's search on a side table, that table, lent for the search; see below).
+//!   Every slot of a table is a small sequence lock, so a thread never reads half of another's
 //!   write. Each thread keeps its own path, repetition table and node count.
 //! - **How they keep apart:** each thread marks the nodes on its path in a small shared array.
 //!   When a helper chooses a child, a child that other threads are inside counts as harder by
@@ -161,16 +162,18 @@
 //!   way. The main thread chooses as it would alone: steered away from the helpers' paths, it
 //!   was drawn into side lines somewhere along a long forced line, and some runs of
 //!   Microcosmos took five times longer than one thread.
-//! - **How a proof by one stops the others:** a helper that decides the root has stored the
-//!   result in the table and raises a flag. Within 1,024 of its nodes the main thread unwinds,
-//!   reads the result and goes on. When the main thread's search ends, the offer is withdrawn
+//! - **How a proof by one stops the others:** a helper that decides the root leaves its value
+//!   with the job and raises a flag. Within 1,024 of its nodes the main thread unwinds, takes
+//!   the value and goes on. The value holds for the main thread even when it rests on the
+//!   path (a repetition, a position the checker excludes) and so never reaches the table: the
+//!   helper searched the same root on the same path, with the same exclusions. When the main thread's search ends, the offer is withdrawn
 //!   and the helpers stop within 1,024 of their own nodes.
 //! - **Why the answers stay sound:** results that hold on one path only never reach the table,
 //!   so every entry is true whichever thread wrote it. The main thread walks and verifies the
 //!   line, as with one thread.
 //! - **Limits:** the node limit counts the nodes of all threads, and every thread watches the
 //!   stop flag. The table budget is the one table's, and the threads' repetition tables share
-//!   the part of it they may take.
+//!   the part of it they may take (on a lent side table, the part of that table's).
 //! - **Determinism:** one thread repeats itself node for node. With several, which of equally
 //!   short lines is found and the node counts vary from run to run.
 //! - **What limits it:** every helper starts from the main thread's root and is kept apart
@@ -186,15 +189,18 @@
 //! then each other move of it (an alternative check, another defence). The threads take
 //! the units one by one, in line order, each with its own search on the shared table and its
 //! own side table (half the table budget, shared out). Meanwhile the helpers wait: a thread
-//! that finds no unit left lets them join the searches still under way, as above. The
-//! answers are put together in the order one thread asks them, with the same rules for where
-//! the check stops (at the first fatal flaw, or when a limit runs out). So one thread is node
-//! for node the old check, and with several a question settled either way gets the same
+//! that finds no unit left lets them join the searches still under way, as above, those on
+//! a side table too: the job then lends the helpers that table with the search's exclusions
+//! (so their entries mean what its own mean), and the search, when it ends, waits until the
+//! last helper has left it before the table is cleared or freed. The answers are put
+//! together in the order one thread asks them, with the same rules for where the check stops
+//! (at the first fatal flaw, or when a limit runs out). So one thread is node for node the
+//! old check, and with several a question settled either way gets the same
 //! answer in the same place of the report. A question stopped at its own node share
 //! ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)) may
 //! be settled with one thread count and not with another, because the table holds other
-//! entries. A check whose time goes to one or two questions gains little: the helpers join
-//! only its searches on the main table, not those on a side table.
+//! entries, or because helpers added their nodes to its search; likewise a length proven
+//! with one count and not with another.
 //!
 //! ## The length is a proven bound
 //!

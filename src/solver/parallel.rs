@@ -7,10 +7,13 @@
 
 use super::monitor::Limits;
 use super::plies::Plies;
+use super::pn::Value;
 use super::search::{NodeKind, Search};
 use super::tt::Table;
 use crate::position::Position;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use crate::zobrist::KeyMap;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// Slots of the busy marks: enough that the paths of a few threads (hundreds of nodes each on a
@@ -33,6 +36,65 @@ pub(crate) struct Job {
     pub root: Root,
     /// The positions (full keys) on the path to the root, as the main thread's search has them.
     pub path: Vec<u64>,
+    /// How the search is set up beyond its root: its table, exclusions and keys.
+    pub scope: Scope,
+    /// Helpers working on the job: a job on a side table is withdrawn only once this is 0.
+    users: AtomicUsize,
+    /// The root's value as a helper decided it, and whether that helper's search cut a line
+    /// at the maximum depth. The main thread takes it from here rather than from the table:
+    /// a result that holds on the root's path only (it rests on a repetition, an excluded
+    /// position or the depth limit) never reaches the table, but the helper searched the
+    /// root on the main thread's path, with its exclusions, so it holds for the main thread.
+    decided: Mutex<Option<(Value, bool)>>,
+}
+
+impl Job {
+    /// The root's value as a helper decided it, and whether that helper's search cut a
+    /// line at the maximum depth.
+    pub fn decision(&self) -> Option<(Value, bool)> {
+        *self.decided.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// How a search offered to the helpers is set up beyond its root, so that a helper's results
+/// mean what the main thread's mean: the table it runs on (the crew's own, or a checker's
+/// side table lent for as long as the search lasts), the positions it excludes and whether
+/// its entries are keyed by ply (see `Search::exclude` and `Search::key_by_depth`).
+pub(crate) struct Scope {
+    /// A table of the main thread's own instead of the crew's.
+    pub side_table: Option<LentTable>,
+    /// The positions the search excludes (`Search::exclude`).
+    pub excluded: Option<KeyMap<u64, u32>>,
+    /// Whether its table entries are keyed by ply (`Search::key_by_depth`).
+    pub by_depth: bool,
+}
+
+/// A table a main thread lends its helpers for one job (a checker's side table).
+pub(crate) struct LentTable(NonNull<Table>);
+
+// SAFETY: a `Table` is shared between threads by design (its slots are sequence locks). The
+// pointer is followed only through `LentTable::get`, by helpers counted in the job's `users`;
+// the search that lends the table waits in `Crew::withdraw` (called when that search ends
+// or is dropped, while it still borrows the table) until no helper is left in the job.
+unsafe impl Send for LentTable {}
+unsafe impl Sync for LentTable {}
+
+impl LentTable {
+    /// Lends `table` (borrowed by the lending search for as long as the job is offered).
+    pub fn new(table: &Table) -> LentTable {
+        LentTable(NonNull::from(table))
+    }
+
+    /// The table, for a helper counted in `job`'s users, for as long as it borrows `job`.
+    fn get(job: &Job) -> Option<&Table> {
+        // SAFETY: see the `Send` and `Sync` impls: the caller is counted in `job.users`
+        // (it holds a `Leaving` for it), so the lender has not returned from `withdraw` and
+        // the table is alive and not borrowed mutably.
+        job.scope
+            .side_table
+            .as_ref()
+            .map(|lent| unsafe { lent.0.as_ref() })
+    }
 }
 
 /// What the threads of one parallel search share besides the table: the job on offer, the
@@ -93,27 +155,39 @@ impl Crew {
         self.threads
     }
 
-    /// Offers the search from `root` on `path` to the helpers; its job id.
-    pub fn post(&self, root: &Root, path: &[u64]) -> u64 {
+    /// Offers the search from `root` on `path`, set up as `scope` says, to the helpers.
+    pub fn post(&self, root: &Root, path: &[u64], scope: Scope) -> Arc<Job> {
         let id = self.last_id.fetch_add(1, Ordering::Relaxed) + 1;
         let job = Arc::new(Job {
             id,
             root: root.clone(),
             path: path.to_vec(),
+            scope,
+            users: AtomicUsize::new(0),
+            decided: Mutex::new(None),
         });
         let mut offer = self.offer.lock().unwrap_or_else(|e| e.into_inner());
-        offer.0 = Some(job);
+        offer.0 = Some(job.clone());
         self.current.store(id, Ordering::Release);
         self.wake.notify_all();
-        id
+        job
     }
 
-    /// Withdraws job `id`: the helpers stop working on it.
-    pub fn withdraw(&self, id: u64) {
-        let mut offer = self.offer.lock().unwrap_or_else(|e| e.into_inner());
-        if offer.0.as_ref().is_some_and(|j| j.id == id) {
-            offer.0 = None;
-            self.current.store(0, Ordering::Release);
+    /// Withdraws `job`: the helpers stop working on it. For a job on a side table, waits
+    /// until the last helper has left it (within 1,024 of its nodes), so that the table may
+    /// then be cleared or dropped.
+    pub fn withdraw(&self, job: &Job) {
+        {
+            let mut offer = self.offer.lock().unwrap_or_else(|e| e.into_inner());
+            if offer.0.as_ref().is_some_and(|j| j.id == job.id) {
+                offer.0 = None;
+                self.current.store(0, Ordering::Release);
+            }
+        }
+        if job.scope.side_table.is_some() {
+            while job.users.load(Ordering::Acquire) > 0 {
+                std::thread::yield_now();
+            }
         }
     }
 
@@ -177,6 +251,9 @@ impl Crew {
             }
             if let Some(job) = &offer.0 {
                 if job.id > after {
+                    // Counted while the offer is locked: a withdrawal either comes first
+                    // (and the job is not taken) or waits for this helper.
+                    job.users.fetch_add(1, Ordering::AcqRel);
                     return Some(job.clone());
                 }
             }
@@ -184,39 +261,125 @@ impl Crew {
         }
     }
 
-    /// Marks job `id` decided by a helper, if it is still on offer.
-    fn decide(&self, id: u64) {
-        if self.is_current(id) {
-            self.decided.store(id, Ordering::Release);
+    /// Marks `job` decided by a helper as `value`, if it is still on offer.
+    fn decide(&self, job: &Job, value: Value, depth_limited: bool) {
+        if self.is_current(job.id) {
+            *job.decided.lock().unwrap_or_else(|e| e.into_inner()) = Some((value, depth_limited));
+            self.decided.store(job.id, Ordering::Release);
         }
     }
 }
 
+/// A helper's place in a job's count of helpers (`Job::users`), given up when dropped.
+struct Leaving<'j>(&'j Job);
+
+impl Drop for Leaving<'_> {
+    fn drop(&mut self) {
+        self.0.users.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// A helper thread's work: each job on offer, searched from its root on the shared `table`
-/// until it is decided or withdrawn, until the crew quits. `index` (1, 2, ...) seeds the
-/// helper's noise; `limits` are the node limit (of all threads' nodes together) and the stop
-/// flag it watches (the main thread watches the time and withdraws the job).
+/// (or the table the job lends) until it is decided or withdrawn, until the crew quits.
+/// `index` (1, 2, ...) seeds the helper's noise; `limits` are the node limit (of all
+/// threads' nodes together) and the stop flag it watches (the main thread watches the time
+/// and withdraws the job).
 pub(crate) fn help(crew: &Crew, table: &Table, index: usize, limits: impl Fn() -> Limits<'static>) {
     let mut last = 0;
     while let Some(job) = crew.next_job(last) {
         last = job.id;
-        let Root {
-            pos,
-            kind,
-            depth,
-            budget,
-        } = &job.root;
-        let attacker = match kind {
-            NodeKind::Or => pos.side_to_move(),
-            NodeKind::And => pos.side_to_move().flip(),
-        };
-        let mut search = Search::new(table, attacker, limits());
-        search.join_crew_as_helper(crew, job.id, index as u64);
-        search.set_path(&job.path);
-        let v = search.solve_node(pos, *kind, *depth, *budget);
-        if (v.pn == 0 || v.dn == 0) && search.aborted().is_none() && !search.left_job() {
-            crew.decide(job.id);
+        // Counted out when this turn ends, after `search_job` let go of the table, even if
+        // it panicked.
+        let _user = Leaving(&job);
+        if crew.is_current(job.id) {
+            search_job(
+                crew,
+                &job,
+                LentTable::get(&job).unwrap_or(table),
+                index,
+                limits(),
+            );
         }
-        search.publish_nodes();
+    }
+}
+
+/// A helper's search of `job` on `table` (the job's, as long as `job` is borrowed).
+fn search_job<'j>(
+    crew: &'j Crew,
+    job: &'j Job,
+    table: &'j Table,
+    index: usize,
+    limits: Limits<'j>,
+) {
+    let Root {
+        pos,
+        kind,
+        depth,
+        budget,
+    } = &job.root;
+    let attacker = match kind {
+        NodeKind::Or => pos.side_to_move(),
+        NodeKind::And => pos.side_to_move().flip(),
+    };
+    let mut search = Search::new(table, attacker, limits);
+    search.join_crew_as_helper(crew, job.id, index as u64);
+    if let Some(excluded) = &job.scope.excluded {
+        search.exclude(excluded.clone());
+    }
+    if job.scope.by_depth {
+        search.key_by_depth();
+    }
+    search.set_path(&job.path);
+    let v = search.solve_node(pos, *kind, *depth, *budget);
+    if (v.pn == 0 || v.dn == 0) && search.aborted().is_none() && !search.left_job() {
+        crew.decide(job, v, search.depth_limited());
+    }
+    search.publish_nodes();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job on a lent table is withdrawn only once its helper has left it: after
+    /// `withdraw` returns, no helper counts itself in, and the table may go.
+    #[test]
+    fn a_lent_table_is_given_back_before_withdraw_returns() {
+        // Microcosmos: a search that runs until it is withdrawn.
+        let pos = Position::from_sfen(
+            "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",
+        )
+        .unwrap();
+        let table = Table::new(1);
+        let crew = Crew::new(2);
+        std::thread::scope(|s| {
+            s.spawn(|| help(&crew, &table, 1, Limits::for_tests));
+            for round in 0..3 {
+                let side = Table::new(1);
+                side.new_search();
+                let root = Root {
+                    pos: pos.clone(),
+                    kind: NodeKind::Or,
+                    depth: 0,
+                    budget: Plies::Unlimited,
+                };
+                let scope = Scope {
+                    side_table: Some(LentTable::new(&side)),
+                    excluded: None,
+                    by_depth: false,
+                };
+                let job = crew.post(&root, &[], scope);
+                while job.users.load(Ordering::Acquire) == 0 {
+                    std::thread::yield_now();
+                }
+                // The helper is searching on `side`.
+                std::thread::sleep(std::time::Duration::from_millis(20 * round));
+                crew.withdraw(&job);
+                assert_eq!(job.users.load(Ordering::Acquire), 0);
+                assert!(job.decision().is_none());
+                drop(side);
+            }
+            crew.quit();
+        });
     }
 }

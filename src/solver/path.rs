@@ -224,9 +224,9 @@ impl Path {
         self.excluded = Some(keys);
     }
 
-    /// Whether any position is excluded ([`Path::exclude`]).
-    pub fn has_exclusions(&self) -> bool {
-        self.excluded.is_some()
+    /// The positions excluded ([`Path::exclude`]), if any.
+    pub fn exclusions(&self) -> Option<&KeyMap<u64, u32>> {
+        self.excluded.as_ref()
     }
 
     /// The keys of the path last set ([`Path::set`]): the positions before the search's root.

@@ -12,7 +12,7 @@ use super::futile;
 use super::hands;
 use super::monitor::{Limits, Monitor};
 use super::outcome::{Stats, StopReason};
-use super::parallel::{Crew, Root};
+use super::parallel::{Crew, Job, LentTable, Root, Scope};
 use super::path::{Path, PathResult};
 use super::plies::Plies;
 use super::pn::{
@@ -88,6 +88,9 @@ enum CrewRole<'a> {
         crew: &'a Crew,
         /// The df-pn search under way: its root, and when and as what job it is offered.
         job: Option<Box<RootJob>>,
+        /// Whether the search runs on a table of its own (a checker's side table), which it
+        /// lends to the helpers with each job.
+        lends_table: bool,
     },
     /// A helper searching job `job`, with its own noise.
     Helper {
@@ -102,10 +105,18 @@ struct RootJob {
     root: Root,
     /// The node count at which it is offered.
     offer_at: u64,
-    /// Its job id once offered.
-    id: Option<u64>,
+    /// The job once offered.
+    offered: Option<std::sync::Arc<Job>>,
     /// Whether a helper's decision interrupts it (see [`Search::ignore_decisions`]).
     heed: bool,
+}
+
+impl Drop for Search<'_> {
+    /// A search that ends without ending its df-pn search (a panic unwinding through it)
+    /// still withdraws its job: a lent table must not go while helpers use it.
+    fn drop(&mut self) {
+        self.end_root_job();
+    }
 }
 
 impl<'a> Search<'a> {
@@ -173,7 +184,31 @@ impl<'a> Search<'a> {
     pub fn join_crew_as_main(&mut self, crew: &'a Crew) {
         self.path = Path::new(self.table.size_bytes() / crew.threads());
         self.monitor.share_nodes(crew.node_counter());
-        self.crew = Some(CrewRole::Main { crew, job: None });
+        self.crew = Some(CrewRole::Main {
+            crew,
+            job: None,
+            lends_table: false,
+        });
+    }
+
+    /// Makes this search, on a table of its own rather than the crew's (a checker's side
+    /// table), a main thread of `crew`: the helpers join its searches on that table, with its
+    /// exclusions, once the crew's offers are not held back. Called before
+    /// [`Search::exclude`] and [`Search::set_path`] (it starts a new path).
+    pub fn join_crew_on_own_table(&mut self, crew: &'a Crew) {
+        debug_assert!(self.path.exclusions().is_none() && self.path.base_keys().is_empty());
+        // The path keeps its size: the side table is already a thread's share.
+        self.monitor.share_nodes(crew.node_counter());
+        self.crew = Some(CrewRole::Main {
+            crew,
+            job: None,
+            lends_table: true,
+        });
+    }
+
+    /// The crew this search belongs to, if any.
+    pub fn crew_of(&self) -> Option<&'a Crew> {
+        self.crew()
     }
 
     /// Makes this search helper `index` (1, 2, ...) of `crew`, working on job `job`.
@@ -185,13 +220,6 @@ impl<'a> Search<'a> {
             job,
             noise: index.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
         });
-    }
-
-    /// Counts this search's nodes into `counter`, the count of all threads of a parallel
-    /// search (the checker's searches on its side tables), which the node limit is then
-    /// measured against.
-    pub fn share_nodes(&mut self, counter: &'a std::sync::atomic::AtomicU64) {
-        self.monitor.share_nodes(counter);
     }
 
     /// Adds the nodes of the threads that worked beside this one (already counted towards
@@ -219,11 +247,19 @@ impl<'a> Search<'a> {
             Some(CrewRole::Main {
                 crew,
                 job: Some(job),
-            }) => match job.id {
+                lends_table,
+            }) => match &job.offered {
                 None if nodes >= job.offer_at && !crew.offers_held() => {
-                    job.id = Some(crew.post(&job.root, self.path.base_keys()));
+                    let scope = Scope {
+                        side_table: lends_table.then(|| LentTable::new(self.table)),
+                        excluded: self.path.exclusions().cloned(),
+                        by_depth: self.by_depth,
+                    };
+                    job.offered = Some(crew.post(&job.root, self.path.base_keys(), scope));
                 }
-                Some(id) if job.heed && crew.was_decided(id) => self.monitor.interrupted = true,
+                Some(offered) if job.heed && crew.was_decided(offered.id) => {
+                    self.monitor.interrupted = true
+                }
                 _ => {}
             },
             Some(CrewRole::Helper { crew, job, .. }) if !crew.is_current(*job) => {
@@ -236,10 +272,9 @@ impl<'a> Search<'a> {
     /// At the start of a df-pn search from `pos` on the main thread of a parallel search:
     /// notes it for offering to the helpers. Whether it was noted.
     fn note_root_job(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: Plies) -> bool {
-        let by_depth = self.by_depth || self.path.has_exclusions();
         let nodes = self.monitor.nodes;
         match &mut self.crew {
-            Some(CrewRole::Main { job, .. }) if !by_depth => {
+            Some(CrewRole::Main { job, .. }) => {
                 let offer_at = nodes + HELP_AFTER;
                 *job = Some(Box::new(RootJob {
                     root: Root {
@@ -249,7 +284,7 @@ impl<'a> Search<'a> {
                         budget,
                     },
                     offer_at,
-                    id: None,
+                    offered: None,
                     heed: true,
                 }));
                 self.monitor.check_by(offer_at);
@@ -261,12 +296,20 @@ impl<'a> Search<'a> {
 
     /// Ends the main thread's df-pn search: its job, if offered, is withdrawn.
     fn end_root_job(&mut self) {
-        if let Some(CrewRole::Main { crew, job }) = &mut self.crew {
-            if let Some(id) = job.take().and_then(|j| j.id) {
-                crew.withdraw(id);
+        if let Some(CrewRole::Main { crew, job, .. }) = &mut self.crew {
+            if let Some(offered) = job.take().and_then(|j| j.offered) {
+                crew.withdraw(&offered);
             }
         }
         self.monitor.interrupted = false;
+    }
+
+    /// The value a helper decided the current job's root with, if one did.
+    fn helper_decision(&self) -> Option<(Value, bool)> {
+        match &self.crew {
+            Some(CrewRole::Main { job: Some(job), .. }) => job.offered.as_ref()?.decision(),
+            _ => None,
+        }
     }
 
     /// Stops taking the helpers' decisions for the current job: it stays offered, and the
@@ -1308,8 +1351,13 @@ impl<'a> Search<'a> {
                 self.monitor.root_dn = v.dn;
             }
             if self.monitor.interrupted && self.is_main() {
-                // A helper decided the root and stored it: read it from the table.
+                // A helper decided the root: its value holds here (same root, path and
+                // exclusions).
                 self.monitor.interrupted = false;
+                if let Some((t, cut)) = self.helper_decision() {
+                    self.monitor.depth_limited |= cut;
+                    break t;
+                }
                 let (t, _) = self.lookup(pos, budget, depth);
                 if t.pn == 0 || t.dn == 0 {
                     break t;
