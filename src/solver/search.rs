@@ -274,7 +274,13 @@ impl<'a> Search<'a> {
     fn note_root_job(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: Plies) -> bool {
         let nodes = self.monitor.nodes;
         match &mut self.crew {
-            Some(CrewRole::Main { job, .. }) => {
+            Some(CrewRole::Main { crew, job, .. }) => {
+                // df-pn searches do not nest; should one ever start inside another, the
+                // outer one's job is withdrawn first (a lent table's helpers must not be left
+                // on it).
+                if let Some(offered) = job.take().and_then(|j| j.offered) {
+                    crew.withdraw(&offered);
+                }
                 let offer_at = nodes + HELP_AFTER;
                 *job = Some(Box::new(RootJob {
                     root: Root {
