@@ -166,8 +166,9 @@
 //!   with the job and raises a flag. Within 1,024 of its nodes the main thread unwinds, takes
 //!   the value and goes on. The value holds for the main thread even when it rests on the
 //!   path (a repetition, a position the checker excludes) and so never reaches the table: the
-//!   helper searched the same root on the same path, with the same exclusions. When the main thread's search ends, the offer is withdrawn
-//!   and the helpers stop within 1,024 of their own nodes.
+//!   helper searched the same root on the same path, with the same exclusions. When the main
+//!   thread's search ends, the offer is withdrawn and the helpers stop within 1,024 of their
+//!   own nodes.
 //! - **Why the answers stay sound:** results that hold on one path only never reach the table,
 //!   so every entry is true whichever thread wrote it. The main thread walks and verifies the
 //!   line, as with one thread.
@@ -195,8 +196,8 @@
 //! last helper has left it before the table is cleared or freed. The answers are put
 //! together in the order one thread asks them, with the same rules for where the check stops
 //! (at the first fatal flaw, or when a limit runs out). So one thread is node for node the
-//! old check, and with several a question settled either way gets the same
-//! answer in the same place of the report. A question stopped at its own node share
+//! old check, and with several a question settled either way gets the same answer in the
+//! same place of the report. A question stopped at its own node share
 //! ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)) may
 //! be settled with one thread count and not with another, because the table holds other
 //! entries, or because helpers added their nodes to its search; likewise a length proven

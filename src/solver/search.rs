@@ -272,32 +272,28 @@ impl<'a> Search<'a> {
     /// At the start of a df-pn search from `pos` on the main thread of a parallel search:
     /// notes it for offering to the helpers. Whether it was noted.
     fn note_root_job(&mut self, pos: &Position, kind: NodeKind, depth: u32, budget: Plies) -> bool {
-        let nodes = self.monitor.nodes;
-        match &mut self.crew {
-            Some(CrewRole::Main { crew, job, .. }) => {
-                // df-pn searches do not nest; should one ever start inside another, the
-                // outer one's job is withdrawn first (a lent table's helpers must not be left
-                // on it).
-                if let Some(offered) = job.take().and_then(|j| j.offered) {
-                    crew.withdraw(&offered);
-                }
-                let offer_at = nodes + HELP_AFTER;
-                *job = Some(Box::new(RootJob {
-                    root: Root {
-                        pos: pos.clone(),
-                        kind,
-                        depth,
-                        budget,
-                    },
-                    offer_at,
-                    offered: None,
-                    heed: true,
-                }));
-                self.monitor.check_by(offer_at);
-                true
-            }
-            _ => false,
+        if !self.is_main() {
+            return false;
         }
+        // df-pn searches do not nest; should one ever start inside another, the outer one's
+        // job is withdrawn first (a lent table's helpers must not be left on it).
+        self.end_root_job();
+        let offer_at = self.monitor.nodes + HELP_AFTER;
+        if let Some(CrewRole::Main { job, .. }) = &mut self.crew {
+            *job = Some(Box::new(RootJob {
+                root: Root {
+                    pos: pos.clone(),
+                    kind,
+                    depth,
+                    budget,
+                },
+                offer_at,
+                offered: None,
+                heed: true,
+            }));
+        }
+        self.monitor.check_by(offer_at);
+        true
     }
 
     /// Ends the main thread's df-pn search: its job, if offered, is withdrawn.
