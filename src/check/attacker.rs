@@ -434,6 +434,7 @@ impl Checker<'_, '_> {
             // in the crew's nodes, which are `counter`.
             debug_assert!(self.counter.is_some());
             side_search.join_crew_on_own_table(crew);
+            side_search.count_helpers_in_caps();
         }
         // Line position `j` (after ply `j`) is not mated when reached later than `at`.
         side_search.exclude(

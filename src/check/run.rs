@@ -203,8 +203,11 @@ pub(crate) fn run(
     };
     if let Some(crew) = crew {
         // The questions are shared out among the threads; the helpers join in only as the
-        // question workers run out of work (see `Checker::ask_in_parallel`).
+        // question workers run out of work (see `Checker::ask_in_parallel`). A question's
+        // node share counts the helpers' nodes in it too: with them it ends sooner, also
+        // when it is left undecided.
         crew.hold_offers(true);
+        search.count_helpers_in_caps();
     }
     let workers = crew.filter(|crew| crew.threads() > 1);
     let threads = workers.map_or(1, Crew::threads);
@@ -604,6 +607,7 @@ impl Checker<'_, '_> {
                     // A member of the crew, so that the helpers can join its searches once
                     // the questions run out.
                     search.join_crew_as_main(workers);
+                    search.count_helpers_in_caps();
                     let mut no_workers = Vec::new();
                     let mut checker = Checker {
                         search: &mut search,

@@ -197,11 +197,13 @@
 //! together in the order one thread asks them, with the same rules for where the check stops
 //! (at the first fatal flaw, or when a limit runs out). So one thread is node for node the
 //! old check, and with several a question settled either way gets the same answer in the
-//! same place of the report. A question stopped at its own node share
-//! ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit)) may
-//! be settled with one thread count and not with another, because the table holds other
-//! entries, or because helpers added their nodes to its search; likewise a length proven
-//! with one count and not with another.
+//! same place of the report. A question's node share
+//! ([`CheckConfig::question_node_limit`](crate::check::CheckConfig::question_node_limit))
+//! counts the nodes of the helpers in its searches with its own thread's, so that a question
+//! left undecided at its share also ends sooner with helpers. Such a question may be settled
+//! with one thread count and not with another, because the table holds other entries, or
+//! because the helpers' nodes went elsewhere than its own thread's would have; likewise a
+//! length proven with one count and not with another.
 //!
 //! ## The length is a proven bound
 //!

@@ -228,6 +228,17 @@ impl<'a> Monitor<'a> {
         self.next_check = self.next_check.min(until.max(self.nodes + 1));
     }
 
+    /// Counts `others`, nodes other threads searched in the bounded sub-search, towards its
+    /// cap (with this search's own).
+    pub fn cap_with_others(&mut self, others: u64) {
+        if self
+            .cap_at
+            .is_some_and(|c| self.nodes.saturating_add(others) >= c)
+        {
+            self.cap_hit = true;
+        }
+    }
+
     /// Ends the bounded sub-search; whether its cap was reached.
     pub fn clear_cap(&mut self) -> bool {
         self.cap_at = None;

@@ -46,9 +46,22 @@ pub(crate) struct Job {
     /// position or the depth limit) never reaches the table, but the helper searched the
     /// root on the main thread's path, with its exclusions, so it holds for the main thread.
     decided: Mutex<Option<(Value, bool)>>,
+    /// Nodes the helpers searched on the job (each adds its own when it looks at its
+    /// limits): a checker's question counts them against its node share.
+    helper_nodes: AtomicU64,
 }
 
 impl Job {
+    /// Nodes the helpers have searched on the job so far.
+    pub fn helper_nodes(&self) -> u64 {
+        self.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    /// Adds `n` nodes a helper searched on the job.
+    pub fn add_helper_nodes(&self, n: u64) {
+        self.helper_nodes.fetch_add(n, Ordering::Relaxed);
+    }
+
     /// The root's value as a helper decided it, and whether that helper's search cut a
     /// line at the maximum depth.
     pub fn decision(&self) -> Option<(Value, bool)> {
@@ -165,6 +178,7 @@ impl Crew {
             scope,
             users: AtomicUsize::new(0),
             decided: Mutex::new(None),
+            helper_nodes: AtomicU64::new(0),
         });
         let mut offer = self.offer.lock().unwrap_or_else(|e| e.into_inner());
         offer.0 = Some(job.clone());
@@ -322,7 +336,7 @@ fn search_job<'j>(
         NodeKind::And => pos.side_to_move().flip(),
     };
     let mut search = Search::new(table, attacker, limits);
-    search.join_crew_as_helper(crew, job.id, index as u64);
+    search.join_crew_as_helper(crew, job, index as u64);
     if let Some(excluded) = &job.scope.excluded {
         search.exclude(excluded.clone());
     }
@@ -340,6 +354,47 @@ fn search_job<'j>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With `count_helpers_in_caps` (a checker's question), the helpers' nodes in a bounded
+    /// search count towards its cap: the nodes of all threads stay near the cap, where they
+    /// would come to about twice the cap with each thread counting only its own.
+    #[test]
+    fn a_capped_search_counts_its_helpers_nodes() {
+        let pos = Position::from_sfen(
+            "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",
+        )
+        .unwrap();
+        let table = Table::new(16);
+        let crew = Crew::new(2);
+        let cap = 400_000;
+        // Deep enough that the search runs past its cap (1525 plies to the mate).
+        let limits = || Limits {
+            max_depth: 2000,
+            ..Limits::for_tests()
+        };
+        let own = std::thread::scope(|s| {
+            s.spawn(|| help(&crew, &table, 1, limits));
+            let mut search = Search::new(&table, pos.side_to_move(), limits());
+            search.join_crew_as_main(&crew);
+            search.count_helpers_in_caps();
+            let v = search.solve_until(&pos, NodeKind::Or, 0, Plies::Unlimited, cap);
+            search.publish_nodes();
+            let own = search.nodes();
+            drop(search);
+            // Before any assertion: a panic here would leave the helper waiting.
+            crew.quit();
+            assert!(v.is_none(), "the search ends at its cap, not with {v:?}");
+            own
+        });
+        let all = crew.node_counter().load(Ordering::Relaxed);
+        assert!(own <= cap + 1024, "{own} nodes of its own");
+        // Each thread adds its nodes every 1,024; a thread that runs ahead of the other
+        // between two looks may overshoot by a few thousand, never by half the cap.
+        assert!(
+            all < cap + cap / 2,
+            "{all} nodes of all threads for a cap of {cap}"
+        );
+    }
 
     /// A job on a lent table is withdrawn only once its helper has left it: after
     /// `withdraw` returns, no helper counts itself in, and the table may go.

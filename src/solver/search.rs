@@ -79,6 +79,9 @@ pub(crate) struct Search<'a> {
     first_proof: Option<(u64, Duration)>,
     /// This search's part in a parallel search, if any (see [`super::parallel`]).
     crew: Option<CrewRole<'a>>,
+    /// Whether the helpers' nodes in a bounded search ([`Search::solve_until`]) count
+    /// towards its cap, as a checker's questions have them.
+    caps_count_helpers: bool,
 }
 
 /// A search's part in a parallel search.
@@ -92,11 +95,13 @@ enum CrewRole<'a> {
         /// lends to the helpers with each job.
         lends_table: bool,
     },
-    /// A helper searching job `job`, with its own noise.
+    /// A helper searching job `job`, with its own noise; `counted`: its nodes already
+    /// added to the job's count of helper nodes.
     Helper {
         crew: &'a Crew,
-        job: u64,
+        job: &'a Job,
         noise: u64,
+        counted: u64,
     },
 }
 
@@ -126,6 +131,7 @@ impl<'a> Search<'a> {
             by_depth: false,
             first_proof: None,
             crew: None,
+            caps_count_helpers: false,
             table,
             attacker,
             monitor: Monitor::new(limits),
@@ -206,19 +212,27 @@ impl<'a> Search<'a> {
         });
     }
 
+    /// Counts the nodes the helpers search in a bounded search ([`Search::solve_until`])
+    /// towards its cap, besides this thread's own: a checker's question, whose node share
+    /// is the question's whichever threads search it.
+    pub fn count_helpers_in_caps(&mut self) {
+        self.caps_count_helpers = true;
+    }
+
     /// The crew this search belongs to, if any.
     pub fn crew_of(&self) -> Option<&'a Crew> {
         self.crew()
     }
 
     /// Makes this search helper `index` (1, 2, ...) of `crew`, working on job `job`.
-    pub fn join_crew_as_helper(&mut self, crew: &'a Crew, job: u64, index: u64) {
+    pub fn join_crew_as_helper(&mut self, crew: &'a Crew, job: &'a Job, index: u64) {
         self.path = Path::new(self.table.size_bytes() / crew.threads());
         self.monitor.share_nodes(crew.node_counter());
         self.crew = Some(CrewRole::Helper {
             crew,
             job,
             noise: index.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
+            counted: self.monitor.nodes,
         });
     }
 
@@ -257,13 +271,24 @@ impl<'a> Search<'a> {
                     };
                     job.offered = Some(crew.post(&job.root, self.path.base_keys(), scope));
                 }
-                Some(offered) if job.heed && crew.was_decided(offered.id) => {
-                    self.monitor.interrupted = true
+                Some(offered) => {
+                    if job.heed && crew.was_decided(offered.id) {
+                        self.monitor.interrupted = true;
+                    }
+                    if self.caps_count_helpers {
+                        self.monitor.cap_with_others(offered.helper_nodes());
+                    }
                 }
                 _ => {}
             },
-            Some(CrewRole::Helper { crew, job, .. }) if !crew.is_current(*job) => {
-                self.monitor.interrupted = true;
+            Some(CrewRole::Helper {
+                crew, job, counted, ..
+            }) => {
+                job.add_helper_nodes(nodes - *counted);
+                *counted = nodes;
+                if !crew.is_current(job.id) {
+                    self.monitor.interrupted = true;
+                }
             }
             _ => {}
         }
