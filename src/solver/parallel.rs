@@ -355,15 +355,20 @@ fn search_job<'j>(
 mod tests {
     use super::*;
 
+    /// Microcosmos (1525 plies): a search that runs long.
+    fn microcosmos() -> Position {
+        Position::from_sfen(
+            "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",
+        )
+        .unwrap()
+    }
+
     /// With `count_helpers_in_caps` (a checker's question), the helpers' nodes in a bounded
     /// search count towards its cap: the nodes of all threads stay near the cap, where they
     /// would come to about twice the cap with each thread counting only its own.
     #[test]
     fn a_capped_search_counts_its_helpers_nodes() {
-        let pos = Position::from_sfen(
-            "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",
-        )
-        .unwrap();
+        let pos = microcosmos();
         let table = Table::new(16);
         let crew = Crew::new(2);
         let cap = 400_000;
@@ -400,11 +405,8 @@ mod tests {
     /// `withdraw` returns, no helper counts itself in, and the table may go.
     #[test]
     fn a_lent_table_is_given_back_before_withdraw_returns() {
-        // Microcosmos: a search that runs until it is withdrawn.
-        let pos = Position::from_sfen(
-            "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",
-        )
-        .unwrap();
+        // A search that runs until it is withdrawn.
+        let pos = microcosmos();
         let table = Table::new(1);
         let crew = Crew::new(2);
         std::thread::scope(|s| {
