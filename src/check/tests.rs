@@ -155,3 +155,27 @@ fn the_walk_holds_every_position_and_key_of_the_line() {
     assert!(w.positions[3].legal_moves().is_empty(), "the end is mate");
     assert_eq!(w.keys[3], w.positions[3].key());
 }
+
+/// From problems/antma.sfen (tsume7-9): after ▲R*5b △2a, ▲5b3b+ also forces mate (in 17,
+/// a 余詰 at ply 3). The solve from the start had recorded the position after ▲5b3b+ as not
+/// mated on that path, resting on an inferior repetition (劣等局面) of the start position:
+/// true for the start's smallest mate, not for the position itself. The question at ply 3,
+/// a search from below the start on the same path, took that record for a disproof and
+/// reported no mate.
+#[test]
+fn a_disproof_resting_on_an_inferior_repetition_does_not_outlive_its_search() {
+    let pos =
+        Position::from_sfen("ln6l/3+B2k2/6pg1/p2G3p1/3PppP1p/PP7/2BGP1N1P/6K2/LN6L b RG4SN4Pr2p 1")
+            .unwrap();
+    let mut solver = crate::solver::Solver::new(SolverConfig::new().hash_mib(64));
+    let report = solver.check(&pos, None, &CheckConfig::new());
+    let promoted = Move::from_usi("5b3b+").unwrap();
+    assert!(
+        report
+            .flaws
+            .iter()
+            .any(|f| f.kind == FlawKind::AlternativeMate && f.ply == 3 && f.moves == [promoted]),
+        "{:?}",
+        report.flaws
+    );
+}
