@@ -69,7 +69,12 @@
 //!   separate table keyed by the position and the set of positions on the path, and reused only on
 //!   that same path (graph-history interaction), with the ply of the shallowest path position it
 //!   rests on; at that node the loop is closed (every repetition it counts comes back to the node
-//!   itself), and the disproof holds on any path and goes to the main table. A proof that leaves out a repeated
+//!   itself), and the disproof holds on any path and goes to the main table. The inferior rule
+//!   applies to the search's own nodes only (a position before the search's root, such as a
+//!   checker question's line so far, counts only when repeated exactly), and a disproof that
+//!   rests on one of its own nodes is reused only by searches for which that node is still
+//!   their own: for a search from further down the same path it may be wrong (the positions
+//!   between may be mated, only not by the smallest mate of the node above). A proof that leaves out a repeated
 //!   interposition (the saw rule below) rests on the path too: it goes to the same table, with
 //!   the ply of the path position it rests on, and reaches the main table once that position is
 //!   proven;
