@@ -304,6 +304,7 @@ mod tests {
             len: Plies::ZERO,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            inf: NOT_ON_PATH,
         };
         Child {
             mv: Move::from_usi("P*5e").unwrap(),
@@ -409,6 +410,7 @@ mod tests {
             len: Plies::ZERO,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            inf: NOT_ON_PATH,
         };
         assert_eq!(effective(&child(3, 4, Some(0)), &[open]), (2, 9));
         assert_eq!(effective(&child(3, 4, None), &[]), (3, 4));

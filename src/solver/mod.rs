@@ -72,9 +72,9 @@
 //!   itself), and the disproof holds on any path and goes to the main table. The inferior rule
 //!   applies to the search's own nodes only (a position before the search's root, such as a
 //!   checker question's line so far, counts only when repeated exactly), and a disproof that
-//!   rests on one of its own nodes is reused only by searches for which that node is still
-//!   their own: for a search from further down the same path it may be wrong (the positions
-//!   between may be mated, only not by the smallest mate of the node above). A proof that leaves out a repeated
+//!   rests on an inferior repetition of a node is reused only by searches for which that node
+//!   is still their own: for a search from further down the same path it may be wrong (the
+//!   positions between may be mated, only not by the smallest mate of the node above). A proof that leaves out a repeated
 //!   interposition (the saw rule below) rests on the path too: it goes to the same table, with
 //!   the ply of the path position it rests on, and reaches the main table once that position is
 //!   proven;

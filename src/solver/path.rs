@@ -53,6 +53,9 @@ pub(crate) struct PathResult {
     /// For a disproof, the ply of the shallowest path position it rests on
     /// ([`Value::rep`](super::pn::Value::rep)).
     pub disproof_rests_on: u32,
+    /// For a disproof, the ply of the shallowest node it rests on through an inferior
+    /// repetition ([`Value::inf`](super::pn::Value::inf)).
+    pub disproof_inferior: u32,
 }
 
 /// The positions on the current path and what depends on them.
@@ -62,9 +65,8 @@ pub(crate) struct Path {
     /// Order-independent hash of the current path, including the current node.
     hash: u64,
     /// Results that hold on one path only, keyed by position and path: disproofs that rest
-    /// on a repetition and proofs that rest on a path position (the saw rule); each with
-    /// the ply of the root of the search that found it (see [`Path::on_path_result`]).
-    reps: KeyMap<u64, (PathResult, u32)>,
+    /// on a repetition and proofs that rest on a path position (the saw rule).
+    reps: KeyMap<u64, PathResult>,
     /// Positions (full keys) treated as not mated when reached later than at the ply they
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
@@ -247,7 +249,6 @@ impl Path {
     /// this node on this path only: a disproof that rests on a repetition, or a proof that
     /// rests on a path position.
     pub fn record_on_path(&mut self, full: u64, result: PathResult) {
-        let root = self.base.len() as u32;
         if self.reps.len() >= self.reps_max {
             self.reps.clear();
             self.in_reps.fill(false);
@@ -255,31 +256,28 @@ impl Path {
         // The path hash includes this node; the key uses its ancestors only.
         let key = full ^ self.hash ^ mix(full);
         self.in_reps[slot(key)] = true;
-        self.reps.insert(key, (result, root));
+        self.reps.insert(key, result);
     }
 
     /// The path-dependent result recorded for the child with full key `full` of the current
     /// node.
     ///
-    /// A disproof that rests on a node the search that found it entered itself (at or
-    /// below that search's root) may rest on an inferior repetition of it
-    /// ([`Path::inferior_ply`]): that node's smallest mate never passes through the inferior
-    /// position, but the position may well be mated, and a node between the two with it. So
-    /// such a disproof holds only while that node is a node of the current search too;
-    /// once it is among the positions before the current search's root (a search from
-    /// further down the same path: the checker's questions, the line walk), the result is
-    /// not used. (The inferior-repetition rule is never applied to positions before the
-    /// root: reaching one of those again is a repetition only when exact.)
+    /// A disproof that rests on an inferior repetition of a node ([`Path::inferior_ply`])
+    /// holds for that node's smallest mate: the positions between may well be mated. So it
+    /// is used only while that node is one of the current search's own; for a search from
+    /// further down the same path (the checker's questions, the line walk), where the node
+    /// comes before the root, it is not. (The inferior rule is never applied to positions
+    /// before the root: reaching one of those again is a repetition only when exact, and a
+    /// disproof that rests on exact repetitions holds for every search on the path.)
     #[inline]
     pub fn on_path_result(&self, full: u64) -> Option<PathResult> {
         let key = full ^ self.hash;
         if !self.in_reps[slot(key)] {
             return None;
         }
-        let &(r, found_from) = self.reps.get(&key)?;
-        let now_from = self.base.len() as u32;
-        let own_then = r.disproof_rests_on >= found_from;
-        if r.proof_rests_on.is_none() && own_then && r.disproof_rests_on < now_from {
+        let r = self.reps.get(&key).copied()?;
+        let root = self.base.len() as u32;
+        if r.proof_rests_on.is_none() && r.disproof_inferior < root {
             return None;
         }
         Some(r)
@@ -289,6 +287,7 @@ impl Path {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::pn::NOT_ON_PATH;
 
     #[test]
     fn entering_and_leaving_restores_the_hash() {
@@ -336,6 +335,7 @@ mod tests {
             len: Plies::new(7),
             proof_rests_on: None,
             disproof_rests_on: 0,
+            disproof_inferior: NOT_ON_PATH,
         };
         p.record_on_path(child, r);
         p.leave(child);
@@ -347,52 +347,44 @@ mod tests {
         assert_eq!(p.on_path_result(child), None);
     }
 
-    /// A disproof found by a search from ply 0 that rests on a node of that search (ply 1,
-    /// perhaps an inferior repetition of it) is not used by a later search from ply 2 down
-    /// the same path, where that node comes before the root; one that rests on a position
-    /// before the first search's root (an exact repetition) still is.
+    /// A disproof found by a search from `a` (ply 0) that rests on an inferior repetition
+    /// of `b` (ply 1) is not used by a later search from `c` down the same path, where `b`
+    /// comes before the root; one that rests on an exact repetition of `b` still is.
     #[test]
-    fn a_disproof_resting_on_an_own_node_is_not_used_from_below_it() {
+    fn a_disproof_resting_on_an_inferior_repetition_is_not_used_from_below_it() {
         let mut p = Path::new(1 << 20);
-        let (a, b, c, d) = (10u64, 20u64, 30u64, 40u64);
-        let resting_on = |ply| PathResult {
+        let (a, b, c, d, e) = (10u64, 20u64, 30u64, 40u64, 50u64);
+        let resting_on = |ply, inferior| PathResult {
             hand: Hand::EMPTY,
             len: Plies::Unlimited,
             proof_rests_on: None,
             disproof_rests_on: ply,
+            disproof_inferior: if inferior { ply } else { NOT_ON_PATH },
         };
-        // A search from `a` at ply 0 reaches `d` through `b` and `c`.
+        // The search from `a` reaches `d` and `e` through `b` and `c`.
         p.enter_node(a, 1, Hand::EMPTY, 0);
         p.enter_node(b, 2, Hand::EMPTY, 1);
         p.enter_node(c, 3, Hand::EMPTY, 2);
-        p.enter_node(d, 4, Hand::EMPTY, 3);
-        p.record_on_path(d, resting_on(1));
-        p.leave_node(d, 4);
+        for (k, inferior) in [(d, true), (e, false)] {
+            p.enter_node(k, k, Hand::EMPTY, 3);
+            p.record_on_path(k, resting_on(1, inferior));
+            p.leave_node(k, k);
+        }
+        assert_eq!(p.on_path_result(d), Some(resting_on(1, true)));
         p.leave_node(c, 3);
         p.leave_node(b, 2);
         p.leave_node(a, 1);
-        // A search from `c` (the path before it: a, b): `b` is no longer the search's own.
+        // A search from `c` (the path before it: a, b).
         p.set(&[a, b]);
         p.enter_node(c, 3, Hand::EMPTY, 2);
         assert_eq!(p.on_path_result(d), None);
+        assert_eq!(p.on_path_result(e), Some(resting_on(1, false)));
         p.leave_node(c, 3);
-        // A search from `b` (the path before it: a): it is again.
+        // A search from `b` (the path before it: a): `b` is its own again.
         p.set(&[a]);
         p.enter_node(b, 2, Hand::EMPTY, 1);
         p.enter_node(c, 3, Hand::EMPTY, 2);
-        assert_eq!(p.on_path_result(d), Some(resting_on(1)));
-        // Found by a search from `c` and resting on `a`, before its root: an exact
-        // repetition, which holds for any search on this path.
-        p.leave_node(c, 3);
-        p.leave_node(b, 2);
-        p.set(&[a, b]);
-        p.enter_node(c, 3, Hand::EMPTY, 2);
-        p.enter_node(d, 4, Hand::EMPTY, 3);
-        p.record_on_path(d, resting_on(0));
-        p.leave_node(d, 4);
-        p.leave_node(c, 3);
-        p.set(&[a, b, c]);
-        assert_eq!(p.on_path_result(d), Some(resting_on(0)));
+        assert_eq!(p.on_path_result(d), Some(resting_on(1, true)));
     }
 
     #[test]

@@ -86,6 +86,12 @@ pub(crate) struct Value {
     /// holds on other paths only once that position itself is proven, where it stops
     /// resting on anything.
     pub rests_on: u32,
+    /// For a disproof: the ply of the shallowest node of the search that it rests on through
+    /// an inferior repetition (劣等局面, see `Search::lookup_keys`), [`NOT_ON_PATH`] for
+    /// none; such a node is in [`Value::rep`] too. The disproof then holds for that node's
+    /// smallest mate, not for the positions below it taken on their own: a search from
+    /// further down the path must not reuse it (`Path::on_path_result`).
+    pub inf: u32,
 }
 
 /// [`Value::rests_on`] of a proof, or [`Value::rep`] of a disproof, that holds on any path.
@@ -106,6 +112,7 @@ impl Value {
             len,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            inf: NOT_ON_PATH,
         }
     }
     /// A disproof resting on the path position at ply `rep` ([`NOT_ON_PATH`]: on none).
@@ -118,7 +125,14 @@ impl Value {
             len: depth,
             rep,
             rests_on: NOT_ON_PATH,
+            inf: NOT_ON_PATH,
         }
+    }
+    /// This disproof, resting on an inferior repetition of the node at ply `ply` as well
+    /// (see [`Value::inf`]).
+    pub fn through_inferior(mut self, ply: u32) -> Value {
+        self.inf = self.inf.min(ply);
+        self
     }
     /// This proof, resting on the path position at ply `ply` as well (see
     /// [`Value::rests_on`]).
@@ -152,6 +166,9 @@ impl Value {
         }
         if self.rep != REP_OUTSIDE && self.rep >= ply {
             self.rep = NOT_ON_PATH;
+        }
+        if self.inf >= ply {
+            self.inf = NOT_ON_PATH;
         }
         self
     }

@@ -513,6 +513,7 @@ impl<'a> Search<'a> {
                 len: v.len,
                 proof_rests_on: v.on_path_only().then_some(v.rests_on),
                 disproof_rests_on: v.rep,
+                disproof_inferior: v.inf,
             };
             self.path.record_on_path(pos.key(), result);
             return;
@@ -580,12 +581,15 @@ impl<'a> Search<'a> {
         // repetition: a loop that only costs the attacker pieces (a pawn dropped and taken
         // each time round) is then not searched cycle after cycle.
         if let Some(at) = self.path.inferior_ply(board, hand) {
-            return (Value::disproven(hand, at, Plies::Unlimited), true);
+            let v = Value::disproven(hand, at, Plies::Unlimited).through_inferior(at);
+            return (v, true);
         }
         if let Some(r) = self.path.on_path_result(full) {
             match r.proof_rests_on {
                 None if r.len >= budget => {
-                    return (Value::disproven(r.hand, r.disproof_rests_on, r.len), true);
+                    let v = Value::disproven(r.hand, r.disproof_rests_on, r.len)
+                        .through_inferior(r.disproof_inferior);
+                    return (v, true);
                 }
                 Some(at) if r.len <= budget => {
                     return (Value::proven(r.hand, r.len).resting_on(at), true);
@@ -601,6 +605,7 @@ impl<'a> Search<'a> {
             len: p.len,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            inf: NOT_ON_PATH,
         };
         (v, p.found)
     }
@@ -698,6 +703,7 @@ impl<'a> Search<'a> {
             len: budget,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            inf: NOT_ON_PATH,
         }
     }
 
@@ -822,10 +828,12 @@ impl<'a> Search<'a> {
         let hand = pos.hand(self.attacker);
         let mut dh = Hand::FULL;
         let mut rep = NOT_ON_PATH;
+        let mut inf = NOT_ON_PATH;
         let mut holds = Plies::Unlimited;
         for ch in children {
             dh = dh.min(hands::disproof_before_attack(pos, ch.mv, ch.v.hand));
             rep = rep.min(ch.v.rep);
+            inf = inf.min(ch.v.inf);
             holds = holds.min(ch.v.len.inc());
         }
         // One that rests on a repetition keeps the exact hand, even once settled here.
@@ -834,7 +842,9 @@ impl<'a> Search<'a> {
         } else {
             hands::finish_or_disproof(hand, dh)
         };
-        Value::disproven(dh, rep, holds).settled_at(depth)
+        Value::disproven(dh, rep, holds)
+            .through_inferior(inf)
+            .settled_at(depth)
     }
 
     /// An OR node with one ply left: mated if one of its checks `moves` mates at once (the
@@ -844,6 +854,7 @@ impl<'a> Search<'a> {
     /// than half of the nodes of a search within 11 plies of a random problem).
     fn or_node_last(&mut self, pos: &Position, moves: &[Move], depth: u32) -> Value {
         let mut rep = NOT_ON_PATH;
+        let mut inf = NOT_ON_PATH;
         for &mv in moves {
             let mut c = pos.clone();
             c.play_unchecked(mv);
@@ -872,11 +883,12 @@ impl<'a> Search<'a> {
                 return v;
             }
             rep = rep.min(v.rep);
+            inf = inf.min(v.inf);
         }
         // Every check leaves the defender a reply: with this hand or less, no mate in one. A
         // result that rests on an exclusion is not recorded: the path-keyed table expects the
         // node on the path, and this one never enters it.
-        let v = Value::disproven(pos.hand(self.attacker), rep, Plies::new(1));
+        let v = Value::disproven(pos.hand(self.attacker), rep, Plies::new(1)).through_inferior(inf);
         if rep == NOT_ON_PATH {
             self.record(pos, depth, v, None, 1);
         }
@@ -1242,11 +1254,13 @@ impl<'a> Search<'a> {
     fn refuted_by(&self, pos: &Position, ch: &Child, caps: &[Value], depth: u32) -> Value {
         let hand = pos.hand(self.attacker);
         let mut rep = ch.v.rep;
+        let mut inf = ch.v.inf;
         let mut dh = ch.v.hand;
         let mut holds = ch.v.len.inc();
         if let Some(i) = ch.q {
             let q = caps[i as usize];
             rep = rep.min(q.rep);
+            inf = inf.min(q.inf);
             dh = dh.min(q.hand);
             holds = holds.min(q.len);
         }
@@ -1256,7 +1270,9 @@ impl<'a> Search<'a> {
         } else {
             hands::disproof_before_defence(ch.mv, hand, dh)
         };
-        Value::disproven(dh, rep, holds).settled_at(depth)
+        Value::disproven(dh, rep, holds)
+            .through_inferior(inf)
+            .settled_at(depth)
     }
 
     /// Adds the child reached by `mv` (with its capture value `q`, for an interposition);
