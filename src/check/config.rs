@@ -37,8 +37,9 @@ impl CheckConfig {
     /// "is this defence as long?". A question that runs out is reported as
     /// [undecided](super::Undecided). `None` (the default): as many as the solution took, and
     /// at least [`MIN_QUESTION_NODES`](Self::MIN_QUESTION_NODES). With
-    /// [threads](crate::solver::SolverConfig::threads), the nodes of every thread that works
-    /// on a question count towards its share.
+    /// [threads](crate::solver::SolverConfig::threads), the nodes of every thread count: the
+    /// solution's of all threads set the share, and those of every thread that works on a
+    /// question count towards it.
     pub fn question_node_limit(mut self, nodes: Option<u64>) -> CheckConfig {
         self.question_node_limit = nodes;
         self

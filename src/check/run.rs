@@ -211,9 +211,11 @@ pub(crate) fn run(
     }
     let workers = crew.filter(|crew| crew.threads() > 1);
     let threads = workers.map_or(1, Crew::threads);
+    // As many nodes as the solution took on all threads: about what one thread takes, where
+    // the main thread's own would be a part of it.
     let cap = check
         .get_question_node_limit()
-        .unwrap_or(search.nodes().max(CheckConfig::MIN_QUESTION_NODES));
+        .unwrap_or(search.stats().nodes.max(CheckConfig::MIN_QUESTION_NODES));
     // A futile interposition (無駄合) is never played in a tsume line.
     let intended = match intended {
         Some(moves) if main_line.is_some() => match futile_in_line(&mut search, pos, &moves, cap) {
