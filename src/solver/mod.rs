@@ -74,10 +74,10 @@
 //!   checker question's line so far, counts only when repeated exactly), and a disproof that
 //!   rests on an inferior repetition of a node is reused only by searches for which that node
 //!   is still their own: for a search from further down the same path it may be wrong (the
-//!   positions between may be mated, only not by the smallest mate of the node above). A proof that leaves out a repeated
-//!   interposition (the saw rule below) rests on the path too: it goes to the same table, with
-//!   the ply of the path position it rests on, and reaches the main table once that position is
-//!   proven;
+//!   positions between may be mated, only not by the smallest mate of the node above). A proof
+//!   that leaves out a repeated interposition (the saw rule below) rests on the path too: it
+//!   goes to the same table, with the ply of the path position it rests on, and reaches the
+//!   main table once that position is proven;
 //! - every search has a ply budget: a proof records its mate length, a disproof the number of
 //!   plies it holds for, and an open node the budget its numbers were searched with; a look-up
 //!   answers only with entries valid for the budget asked (an open node's numbers serve that
