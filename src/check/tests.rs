@@ -179,3 +179,60 @@ fn a_disproof_resting_on_an_inferior_repetition_does_not_outlive_its_search() {
         report.flaws
     );
 }
+
+/// Checks every problem of `file` (all of them, or those with one of `only` as a word of
+/// their comment) with `threads` threads and its answers recorded, then asks each answer again on a fresh table
+/// (`solver::audit`): none may be contradicted.
+fn audit_checks(file: &str, only: Option<&[&str]>, threads: usize, hash_mib: usize) {
+    use crate::solver::audit::{AuditLog, verify};
+    let problems = crate::problem::read_file(file);
+    let log = AuditLog::default();
+    let mut solver = crate::solver::Solver::new(
+        SolverConfig::new()
+            .hash_mib(hash_mib)
+            .threads(threads)
+            .audit(log.clone()),
+    );
+    let (mut checked, mut unsettled) = (0, 0);
+    for p in problems {
+        let p = p.unwrap_or_else(|e| panic!("{e}"));
+        let named = |name: &&str| p.comment.split_whitespace().any(|w| w == *name);
+        if only.is_some_and(|names| !names.iter().any(named)) {
+            continue;
+        }
+        let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
+        solver.check(&p.position, intended, &CheckConfig::new());
+        let audit = verify(&log.take(), 16, 1_000_000);
+        assert!(
+            audit.contradictions.is_empty(),
+            "{file}, {} ({threads} threads): {:#?}",
+            p.comment,
+            audit.contradictions
+        );
+        checked += audit.checked;
+        unsettled += audit.unsettled;
+    }
+    eprintln!("{file}, {threads} threads: {checked} answers asked again, {unsettled} unsettled");
+}
+
+/// The checker's answers on a few antma problems (tsume7-9 among them, whose false "no"
+/// this audit found) agree with fresh tables, with one and two threads.
+#[test]
+fn the_checkers_answers_agree_with_fresh_tables() {
+    let names = ["tsume7-9", "tsume5-9", "tsume3-1", "tsume9-1"];
+    audit_checks("problems/antma.sfen", Some(&names), 1, 64);
+    audit_checks("problems/antma.sfen", Some(&names), 2, 64);
+}
+
+/// [`the_checkers_answers_agree_with_fresh_tables`] on whole suites, with one and two
+/// threads: `cargo test --release --lib -- --ignored fresh_tables_on_whole_suites --nocapture`
+/// (about two and a half minutes on a 2-core machine).
+#[test]
+#[ignore]
+fn the_checkers_answers_agree_with_fresh_tables_on_whole_suites() {
+    for file in ["problems/antma.sfen", "problems/yaneuraou.sfen"] {
+        for threads in [1, 2] {
+            audit_checks(file, None, threads, 256);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! The solver's settings: [`SolverConfig`], built with chained setters, each with a getter.
 
+use super::audit::AuditLog;
 use super::monitor::Limits;
 use super::outcome::Progress;
 use std::sync::Arc;
@@ -33,6 +34,8 @@ pub struct SolverConfig {
     max_mate_length: Option<u32>,
     tighten_line: bool,
     threads: usize,
+    /// Where the searches' bounded answers are recorded (tests only, see `audit`).
+    audit: Option<AuditLog>,
 }
 
 impl Default for SolverConfig {
@@ -74,7 +77,18 @@ impl SolverConfig {
             max_mate_length: None,
             tighten_line: true,
             threads: 1,
+            audit: None,
         }
+    }
+
+    /// Records every bounded answer of the searches in `log`, for [`audit::verify`]
+    /// (tests only).
+    ///
+    /// [`audit::verify`]: super::audit::verify
+    #[cfg(test)]
+    pub(crate) fn audit(mut self, log: AuditLog) -> SolverConfig {
+        self.audit = Some(log);
+        self
     }
 
     /// Transposition table size in MiB (at least one cluster). The table never grows past it;
@@ -224,6 +238,7 @@ impl SolverConfig {
             max_depth: self.max_depth,
             progress_every: self.progress_interval,
             progress,
+            audit: self.audit.clone(),
         }
     }
 

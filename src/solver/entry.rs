@@ -38,7 +38,7 @@ impl fmt::Debug for Solver {
 }
 
 /// Stack for the search thread: the recursion is as deep as the longest line searched.
-const SEARCH_STACK: usize = 512 << 20;
+pub(crate) const SEARCH_STACK: usize = 512 << 20;
 
 impl Solver {
     /// A solver with the given settings. The table's memory is reserved now and touched only
@@ -194,6 +194,7 @@ impl Solver {
                                 max_depth,
                                 progress_every: std::time::Duration::MAX,
                                 progress: None,
+                                audit: None,
                             })
                         });
                 }

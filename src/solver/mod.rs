@@ -242,6 +242,7 @@
 //! depends on the line played, and the one case the rule cannot show without counting:
 //! [`rules`, "Futile interpositions"](crate::rules#futile-interpositions-無駄合-mudaai).
 //!
+pub(crate) mod audit;
 pub(crate) mod budgets;
 pub(crate) mod config;
 mod entry;

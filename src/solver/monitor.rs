@@ -1,6 +1,7 @@
 //! Node counting, limits and progress reports for one search: everything that can make a
 //! search stop, behind one signal ([`Monitor::stopped`]).
 
+use super::audit::AuditLog;
 use super::outcome::{Progress, StopReason};
 use super::pn::PnDn;
 use super::tt::Table;
@@ -16,6 +17,8 @@ pub(crate) struct Limits<'a> {
     pub max_depth: u32,
     pub progress_every: Duration,
     pub progress: Option<&'a mut (dyn FnMut(&Progress) + Send + 'static)>,
+    /// Where the search's bounded answers are recorded, when it is audited.
+    pub audit: Option<AuditLog>,
 }
 
 impl Limits<'static> {
@@ -29,6 +32,7 @@ impl Limits<'static> {
             max_depth: 64,
             progress_every: Duration::from_secs(3600),
             progress: None,
+            audit: None,
         }
     }
 }
@@ -131,6 +135,11 @@ impl<'a> Monitor<'a> {
     /// The deepest ply the search may reach.
     pub fn max_depth(&self) -> u32 {
         self.limits.max_depth
+    }
+
+    /// Where the search's bounded answers are recorded, when it is audited.
+    pub fn audit(&self) -> Option<&AuditLog> {
+        self.limits.audit.as_ref()
     }
 
     /// Whether the current search must unwind: a limit ran out, or the bounded sub-search's

@@ -3,6 +3,7 @@
 //! test at new children, proof and disproof hands, delayed expansion of interposition drops,
 //! and path-dependent handling of repetitions.
 
+use super::audit::Asked;
 use super::budgets::HELP_AFTER;
 use super::expansion::{
     Child, Children, DROP_ORDER, Expansion, Summary, effective, folded_squares, initial_and_pn,
@@ -30,7 +31,7 @@ use smallvec::SmallVec;
 use std::time::Duration;
 
 /// Whether a position is mated within a number of plies, as far as one decision could tell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Within {
     Yes(u16),
     No,
@@ -55,7 +56,7 @@ struct AndNode<'p> {
 }
 
 /// The two kinds of node of the attacker-checks-only tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum NodeKind {
     /// The attacker to move (攻方): one check that mates is enough (an OR of its checks).
     Or,
@@ -1448,7 +1449,33 @@ impl<'a> Search<'a> {
         self.within_plies(pos, kind, Plies::Unlimited, keys, search)
     }
 
-    fn within_plies(
+    /// [`Search::within`] with the bound as [`Plies`]; the answer is recorded when the
+    /// search is audited ([`AuditLog`](super::audit::AuditLog)).
+    pub(crate) fn within_plies(
+        &mut self,
+        pos: &Position,
+        kind: NodeKind,
+        b: Plies,
+        keys: &[u64],
+        search: Option<u64>,
+    ) -> Within {
+        let answer = self.decide_within(pos, kind, b, keys, search);
+        // A fresh table answers for the whole tree: not for one with positions excluded.
+        let plain = !self.by_depth && self.path.exclusions().is_none();
+        if let Some(log) = self.monitor.audit().filter(|_| plain) {
+            log.record(Asked {
+                pos: pos.clone(),
+                kind,
+                attacker: self.attacker,
+                budget: b,
+                keys: keys.to_vec(),
+                answer,
+            });
+        }
+        answer
+    }
+
+    fn decide_within(
         &mut self,
         pos: &Position,
         kind: NodeKind,
