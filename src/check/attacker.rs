@@ -6,6 +6,7 @@ use super::report::*;
 use super::run::*;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::solver::audit::Asked;
 use crate::solver::budgets::DETOUR_SHORTEN_SHARE;
 use crate::solver::futile;
 use crate::solver::monitor::Limits;
@@ -459,6 +460,25 @@ impl Checker<'_, '_> {
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
         let v = side_search.solve_until(child, NodeKind::And, depth, budget, self.cap);
+        if let Some(log) = self.config.get_audit() {
+            let answer = match v {
+                _ if side_search.aborted().is_some() => Within::Unknown,
+                Some(v) if v.pn == 0 => Within::Yes(v.len.plies()),
+                Some(v) if v.dn == 0 && !side_search.depth_limited() => Within::No,
+                _ => Within::Unknown,
+            };
+            log.record(Asked {
+                pos: child.clone(),
+                kind: NodeKind::And,
+                attacker: self.search.attacker,
+                budget,
+                keys: walk.keys[..=k].to_vec(),
+                answer,
+                side: side_search
+                    .exclusions()
+                    .map(|e| (e.clone(), rejoin != Rejoin::Never)),
+            });
+        }
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
                 let share = self.cap / DETOUR_SHORTEN_SHARE;

@@ -1,7 +1,8 @@
 //! Audits of the bounded questions a search answers (`Search::within`): the line walk's
 //! "is this reply mated within n plies?", the checker's "does this check force mate?" and
-//! the like. With an [`AuditLog`] in the solver's settings (tests only), every decided
-//! answer of a search without exclusions is recorded with its position, path and bound;
+//! the like, and the checker's side-table searches for a mate that avoids the line. With an
+//! [`AuditLog`] in the solver's settings (tests only), every decided answer is recorded with
+//! its position, path, bound and (on the side table) exclusions;
 //! [`verify`] then asks each again on a fresh table. A fresh search has no entries from
 //! other questions, so an answer it contradicts (a "no" where it finds a mate within the
 //! bound, a mate within `l` plies where it finds none) came from an entry that did not hold
@@ -13,6 +14,7 @@ use super::plies::Plies;
 use super::search::{NodeKind, Within};
 use crate::position::Position;
 use crate::types::Color;
+use crate::zobrist::KeyMap;
 use std::sync::{Arc, Mutex};
 
 /// One answer of [`Search::within`](super::search::Search::within), as asked.
@@ -28,6 +30,9 @@ pub(crate) struct Asked {
     /// The keys of the path to `pos`, as the search had them.
     pub keys: Vec<u64>,
     pub answer: Within,
+    /// For a search on the checker's side table: the positions it treats as not mated
+    /// (`Search::exclude`) and whether its entries are keyed by ply.
+    pub side: Option<(KeyMap<u64, u32>, bool)>,
 }
 
 /// Where the answers of an audited solver are recorded; shared by its threads.
@@ -85,6 +90,8 @@ fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
     use std::collections::HashSet;
 
     let table = Table::new(hash_mib);
+    let mut side_table = Table::new(hash_mib);
+    side_table.set_exact_proofs(true);
     let mut seen = HashSet::new();
     let mut audit = Audit::default();
     let max_depth = SolverConfig::new().get_max_depth();
@@ -94,16 +101,42 @@ fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
             Within::Yes(l) => Plies::new(l),
             _ => a.budget,
         };
-        if !seen.insert((a.pos.key(), a.kind, budget, a.keys.clone(), a.answer)) {
+        let asked_before = !seen.insert((
+            a.pos.key(),
+            a.kind,
+            budget,
+            a.keys.clone(),
+            a.answer,
+            a.side.as_ref().map(|(excluded, by_depth)| {
+                let mut e: Vec<_> = excluded.iter().map(|(&k, &v)| (k, v)).collect();
+                e.sort_unstable();
+                (e, *by_depth)
+            }),
+        ));
+        if asked_before {
             continue;
         }
         audit.checked += 1;
-        table.new_search();
         let limits = Limits {
             max_depth,
             ..Limits::for_tests()
         };
-        let mut search = Search::new(&table, a.attacker, limits);
+        let mut search = match &a.side {
+            None => {
+                table.new_search();
+                Search::new(&table, a.attacker, limits)
+            }
+            Some((excluded, by_depth)) => {
+                // As the checker sets up its side searches (`check::attacker`).
+                side_table.new_search();
+                let mut search = Search::new(&side_table, a.attacker, limits);
+                search.exclude(excluded.clone());
+                if *by_depth {
+                    search.key_by_depth();
+                }
+                search
+            }
+        };
         let fresh = search.within_plies(&a.pos, a.kind, budget, &a.keys, Some(cap));
         let wrong = match (a.answer, fresh) {
             (_, Within::Unknown) => {
@@ -115,11 +148,12 @@ fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
         };
         if wrong {
             audit.contradictions.push(format!(
-                "{} ({:?}, within {:?}, path of {} keys): answered {:?}, a fresh table says {:?}",
+                "{} ({:?}, within {:?}, path of {} keys{}): answered {:?}, a fresh table says {:?}",
                 a.pos.to_sfen(),
                 a.kind,
                 budget,
                 a.keys.len(),
+                if a.side.is_some() { ", side table" } else { "" },
                 a.answer,
                 fresh
             ));
@@ -144,6 +178,7 @@ mod tests {
             budget,
             keys: Vec::new(),
             answer,
+            side: None,
         };
         let right = [
             asked(Plies::Unlimited, Within::Yes(3)),
@@ -164,7 +199,13 @@ mod tests {
     /// Solves every problem of `file` (all of them, or those with one of `only` as a word
     /// of their comment) with `threads` threads and its answers recorded, then asks each answer again
     /// on a fresh table: none may be contradicted.
-    pub(crate) fn audit_solves(file: &str, only: Option<&[&str]>, threads: usize, hash_mib: usize) {
+    pub(crate) fn audit_solves(
+        file: &str,
+        only: Option<&[&str]>,
+        threads: usize,
+        hash_mib: usize,
+        fresh_cap: u64,
+    ) {
         use crate::solver::{Solver, SolverConfig};
         let log = AuditLog::default();
         let mut solver = Solver::new(
@@ -181,7 +222,7 @@ mod tests {
                 continue;
             }
             solver.solve(&p.position);
-            let audit = verify(&log.take(), 64, 1_000_000);
+            let audit = verify(&log.take(), 64, fresh_cap);
             assert!(
                 audit.contradictions.is_empty(),
                 "{file}, {} ({threads} threads): {:#?}",
@@ -209,18 +250,20 @@ mod tests {
             "random-20261201-4",
             "random-20261201-5",
         ];
-        audit_solves("problems/random.sfen", Some(&names), 1, 16);
-        audit_solves("problems/random.sfen", Some(&names), 2, 16);
+        audit_solves("problems/random.sfen", Some(&names), 1, 16, 1_000_000);
+        audit_solves("problems/random.sfen", Some(&names), 2, 16, 1_000_000);
     }
 
-    /// [`the_solvers_answers_agree_with_fresh_tables`] on long problems:
+    /// [`the_solvers_answers_agree_with_fresh_tables`] on long problems, each answer asked
+    /// again with at most 100,000 nodes (some answers about plies far from the mate are
+    /// then unsettled: 624 of Astral Traveler's 4,352, which took about four minutes):
     /// `cargo test --release --lib -- --ignored fresh_tables_on_long_problems --nocapture`.
     #[test]
     #[ignore]
     fn the_solvers_answers_agree_with_fresh_tables_on_long_problems() {
-        let names = ["ACTの夢", "(寿)", "Astral", "図巧98番", "橋本587手詰"];
+        let names = ["図巧98番", "ACTの夢", "Astral"];
         for threads in [1, 2] {
-            audit_solves("problems/long.sfen", Some(&names), threads, 1024);
+            audit_solves("problems/long.sfen", Some(&names), threads, 1024, 100_000);
         }
     }
 }

@@ -91,6 +91,11 @@ impl SolverConfig {
         self
     }
 
+    /// Where the searches' bounded answers are recorded, if anywhere ([`SolverConfig::audit`]).
+    pub(crate) fn get_audit(&self) -> Option<&AuditLog> {
+        self.audit.as_ref()
+    }
+
     /// Transposition table size in MiB (at least one cluster). The table never grows past it;
     /// when full, entries with the least search work behind them are replaced first.
     ///

@@ -463,6 +463,11 @@ impl<'a> Search<'a> {
         self.path.exclude(keys);
     }
 
+    /// The positions excluded ([`Search::exclude`]), if any.
+    pub(crate) fn exclusions(&self) -> Option<&KeyMap<u64, u32>> {
+        self.path.exclusions()
+    }
+
     /// Keeps the table's entries apart by the ply of their node: for exclusions that depend on
     /// the ply a position is reached at. A position excluded when reached later than some ply
     /// makes a proof found at one ply wrong a ply or more deeper (its play reaches the
@@ -1470,6 +1475,7 @@ impl<'a> Search<'a> {
                 budget: b,
                 keys: keys.to_vec(),
                 answer,
+                side: None,
             });
         }
         answer
