@@ -7,7 +7,7 @@ use super::run::*;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::solver::audit::Asked;
-use crate::solver::budgets::DETOUR_SHORTEN_SHARE;
+use crate::solver::budgets::{DETOUR_SHORTEN_SHARE, SIDE_HINT_SHARE, SIDE_HINT_SLACK};
 use crate::solver::futile;
 use crate::solver::monitor::Limits;
 use crate::solver::plies::Plies;
@@ -136,10 +136,24 @@ impl Checker<'_, '_> {
             return; // back to a position the line had already reached: a detour
         }
         // Does it mate at all? On the main table, which knows the line's proofs.
-        match self
+        let mut answer = self
             .search
-            .within_any(&c, NodeKind::And, path, Some(self.cap))
-        {
+            .within_any(&c, NodeKind::And, path, Some(self.cap));
+        if answer == Within::Unknown && self.search.aborted().is_none() {
+            // Not settled within the share: as on the side table (`side_search`), one more
+            // part of it for a mate at most a few plies longer than the line's.
+            let hint = rest + SIDE_HINT_SLACK - 1;
+            if let Within::Yes(len) = self.search.within(
+                &c,
+                NodeKind::And,
+                hint,
+                path,
+                Some(self.cap / SIDE_HINT_SHARE),
+            ) {
+                answer = Within::Yes(len);
+            }
+        }
+        let found = match answer {
             Within::No => return,
             Within::Unknown => {
                 self.undecided(
@@ -150,14 +164,17 @@ impl Checker<'_, '_> {
                 );
                 return;
             }
-            Within::Yes(_) => {}
-        }
-        // It mates: again, with the line's positions off limits.
-        match self.side_search(walk, k, &c, Rejoin::Never, Plies::Unlimited) {
+            Within::Yes(len) => len,
+        };
+        // It mates: again, with the line's positions off limits. Where that search needs
+        // a hint, it is the main table's mate, or as long as the line's if that is shorter
+        // (the main table's mate is the first it proved, at times far from the shortest).
+        let hint = found.min((rest + SIDE_HINT_SLACK - 1) as u16);
+        match self.side_search(walk, k, &c, Rejoin::Never, Plies::Unlimited, Some(hint)) {
             Side::Mate(len, exact) => {
                 self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest)
             }
-            Side::NoMate => self.classify(walk, k, mv, &c, played, rest),
+            Side::NoMate => self.classify(walk, k, mv, &c, played, rest, hint),
             Side::Unknown => self.undecided(
                 k + 1,
                 Some(mv),
@@ -168,12 +185,14 @@ impl Checker<'_, '_> {
     }
 
     /// A check at ply `k` that mates, but not without the line's later positions: how does
-    /// it use them? A promotion choice (the played move with the other promotion flag) that
-    /// mates without reaching any line position later than the line is 非限定; another check
+    /// it use them? (`hint`: see [`Checker::side_search`].) A promotion choice (the played
+    /// move with the other promotion flag) that mates without reaching any line position
+    /// later than the line is 非限定; another check
     /// that mates reaching a line position sooner than the line does is 余詰 (it joins the
     /// line early); one that mates only through line positions reached at the line's own ply
     /// is 手順前後; one that mates only by coming back later is a detour (迂回手順), not
     /// reported. The two notes must also be as quick as the line ([`Checker::against_line`]).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn classify(
         &mut self,
         walk: &Walk,
@@ -182,6 +201,7 @@ impl Checker<'_, '_> {
         c: &Position,
         played: Move,
         rest: i32,
+        hint: u16,
     ) {
         let promotion_choice = mv.from().is_some()
             && mv.from() == played.from()
@@ -191,7 +211,7 @@ impl Checker<'_, '_> {
         // allow: it starts afresh for the next question (see `Rejoin`).
         self.side_dirty = true;
         if !promotion_choice {
-            match self.side_search(walk, k, c, Rejoin::Earlier, Plies::Unlimited) {
+            match self.side_search(walk, k, c, Rejoin::Earlier, Plies::Unlimited, Some(hint)) {
                 Side::Mate(len, exact) => {
                     self.push_alternative(FlawKind::AlternativeMate, k, vec![mv], len, exact, rest);
                     return;
@@ -213,7 +233,8 @@ impl Checker<'_, '_> {
         } else {
             FlawKind::Transposition
         };
-        let side = match self.side_search(walk, k, c, Rejoin::SamePly, Plies::Unlimited) {
+        let side = match self.side_search(walk, k, c, Rejoin::SamePly, Plies::Unlimited, Some(hint))
+        {
             Side::Mate(..) => match self.against_line(walk, k, mv, c, kind, rest) {
                 Some(len) => Side::Mate(len.0, len.1),
                 None => return, // a second solution after all, or undecided: recorded
@@ -388,7 +409,12 @@ impl Checker<'_, '_> {
 
     /// Searches `child` (a defender node after an alternative check at ply `k`) on the side
     /// table, with the line's positions treated as not mated as `rejoin` says, and shortens
-    /// a mate it finds with a share of the question's nodes.
+    /// a mate it finds with a share of the question's nodes. `hint`: a length within which
+    /// `child` is likely mated (the main table's mate, through the line's positions
+    /// perhaps, or the line's length and a little more); when the search for a mate of any
+    /// length is not settled within the share, one more part of it
+    /// ([`SIDE_HINT_SHARE`]) looks for a mate within the hint. Questions that were settled
+    /// within the share are answered as without it.
     pub(super) fn side_search(
         &mut self,
         walk: &Walk,
@@ -396,6 +422,7 @@ impl Checker<'_, '_> {
         child: &Position,
         rejoin: Rejoin,
         budget: Plies,
+        hint: Option<u16>,
     ) -> Side {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
@@ -459,7 +486,22 @@ impl Checker<'_, '_> {
         }
         side_search.set_path(&walk.keys[..=k]);
         let depth = (k + 1) as u32;
-        let v = side_search.solve_until(child, NodeKind::And, depth, budget, self.cap);
+        let mut v = side_search.solve_until(child, NodeKind::And, depth, budget, self.cap);
+        if v.is_none() && side_search.aborted().is_none() {
+            // Not settled within the share. On a table without the line's proofs, a
+            // search for a mate of any length can spend it all on long mates made of the
+            // defender's pieces in hand (dozens of plies) and miss the short one the main
+            // table's proof suggests: one more part of the share for a mate within `hint`.
+            if let (Some(h), Plies::Unlimited) = (hint, budget) {
+                let until = side_search.nodes() + self.cap / SIDE_HINT_SHARE;
+                let hinted = side_search
+                    .solve_until(child, NodeKind::And, depth, Plies::new(h), until)
+                    .filter(|v| v.pn == 0);
+                if hinted.is_some() {
+                    v = hinted;
+                }
+            }
+        }
         if let Some(log) = self.config.get_audit() {
             let answer = match v {
                 _ if side_search.aborted().is_some() => Within::Unknown,

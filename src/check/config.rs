@@ -35,8 +35,12 @@ impl CheckConfig {
 
     /// Nodes each question may search: one alternative move, "does this check also mate?",
     /// "is this defence as long?". A question that runs out is reported as
-    /// [undecided](super::Undecided). `None` (the default): as many as the solution took, and
-    /// at least [`MIN_QUESTION_NODES`](Self::MIN_QUESTION_NODES). With
+    /// [undecided](super::Undecided). A search for a mate of any length after another check
+    /// (does it mate? does it mate clear of the line?) that its share does not settle gets a
+    /// quarter of it more to look for a mate at most four plies longer than the rest of the
+    /// line: such a search can spend its share on mates of dozens of plies, made of the
+    /// defender's pieces in hand, and miss a short one. `None` (the default): as many as the
+    /// solution took, and at least [`MIN_QUESTION_NODES`](Self::MIN_QUESTION_NODES). With
     /// [threads](crate::solver::SolverConfig::threads), the nodes of every thread count: the
     /// solution's of all threads set the share, and those of every thread that works on a
     /// question count towards it.

@@ -118,6 +118,9 @@
 //!   searched again on a second table (half the size, allocated on first use) with every position
 //!   of the line after this ply treated as not mated: a mate there is a real second solution, 余詰
 //!   (its length is the shortest such mate, `length_exact` says whether it was proven shortest).
+//!   Either search, when its share does not settle it, gets a quarter of the share more to look
+//!   for a mate at most four plies longer than the rest of the line (a search for a mate of any
+//!   length can lose itself in mates of dozens of plies made of the defender's pieces in hand).
 //!   On that table a proof serves only the attacker's hand it was found with: with more in hand
 //!   the same moves reach other positions, and one of them may be a line position, so the
 //!   superiority the main table uses (a mate with some hand is a mate with more) does not hold

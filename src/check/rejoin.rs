@@ -31,6 +31,7 @@ pub(super) enum Rejoin {
 }
 
 /// The answer of a side-table search.
+#[derive(Debug)]
 pub(super) enum Side {
     /// Mated: the length after the check (the shortest found) and whether it is proven
     /// shortest.

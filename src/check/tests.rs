@@ -73,13 +73,61 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
     for mv in ["5g5f", "6c5d+", "N*4g", "N*6g", "R*5b", "R*5c"] {
         let mut c = pos.clone();
         c.play_unchecked(Move::from_usi(mv).unwrap());
-        let r = checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited);
+        let r = checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited, None);
         results.push((mv, matches!(r, Side::Mate(..))));
     }
     assert!(
         results.iter().all(|&(_, mate)| !mate),
         "no check mates clear of the line: {results:?}"
     );
+}
+
+/// random-20261201-1 of problems/random.sfen (a mate in 7): ▲B*2i also mates, in 9 plies
+/// and clear of the line (余詰). On a side table with nothing in it, a search for a mate of
+/// any length does not find it within a question's share (it goes after mates of dozens of
+/// plies made of the defender's pieces in hand); the search within the hint (the line's
+/// length and a little more) that follows does.
+#[test]
+fn a_side_search_not_settled_looks_for_a_mate_within_the_hint() {
+    let pos = Position::from_sfen("9/k8/9/9/2R6/3G5/9/9/9 b RBNb3g4s3n4l18p 1").unwrap();
+    let line: Vec<Move> = ["N*8d", "9b8b", "B*1i", "8b8c", "1i7c+", "8c9c", "R*9a"]
+        .iter()
+        .map(|m| Move::from_usi(m).unwrap())
+        .collect();
+    let walk = Walk::new(&pos, &line);
+    let config = SolverConfig::new().hash_mib(64);
+    let stop = Arc::new(AtomicBool::new(false));
+    let table = Table::new(1);
+    table.new_search();
+    let mut c = pos.clone();
+    c.play_unchecked(Move::from_usi("B*2i").unwrap());
+    let mut answers = Vec::new();
+    for hint in [None, Some(10)] {
+        let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
+        let mut side = None;
+        let mut checker = Checker {
+            search: &mut search,
+            side: &mut side,
+            worker_sides: &mut Vec::new(),
+            cap: 400_000,
+            config: &config,
+            check: &CheckConfig::new(),
+            stop: &stop,
+            flaws: Vec::new(),
+            undecided: Vec::new(),
+            intended: false,
+            side_dirty: false,
+            side_kib: 32 * 1024,
+            workers: None,
+            counter: None,
+            fatal_at: None,
+            unit: 0,
+            walk_stopped: None,
+        };
+        answers.push(checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited, hint));
+    }
+    assert!(matches!(answers[0], Side::Unknown), "{:?}", answers[0]);
+    assert!(matches!(answers[1], Side::Mate(8, true)), "{:?}", answers[1]);
 }
 
 /// `all` lists every variant once, in the order `place` gives (a match over the enum, which
