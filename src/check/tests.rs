@@ -127,7 +127,11 @@ fn a_side_search_not_settled_looks_for_a_mate_within_the_hint() {
         answers.push(checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited, hint));
     }
     assert!(matches!(answers[0], Side::Unknown), "{:?}", answers[0]);
-    assert!(matches!(answers[1], Side::Mate(8, true)), "{:?}", answers[1]);
+    assert!(
+        matches!(answers[1], Side::Mate(8, true)),
+        "{:?}",
+        answers[1]
+    );
 }
 
 /// `all` lists every variant once, in the order `place` gives (a match over the enum, which
