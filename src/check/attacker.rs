@@ -413,8 +413,9 @@ impl Checker<'_, '_> {
     /// `child` is likely mated (the main table's mate, through the line's positions
     /// perhaps, or the line's length and a little more); when the search for a mate of any
     /// length is not settled within the share, one more part of it
-    /// ([`SIDE_HINT_SHARE`]) looks for a mate within the hint. Questions that were settled
-    /// within the share are answered as without it.
+    /// ([`SIDE_HINT_SHARE`]) looks for a mate within the hint. A search settled within the
+    /// share gives the same answer as without the hint (the entries a retry leaves may still
+    /// change later searches on the same tables).
     pub(super) fn side_search(
         &mut self,
         walk: &Walk,
@@ -515,6 +516,7 @@ impl Checker<'_, '_> {
                 attacker: self.search.attacker,
                 budget,
                 keys: walk.keys[..=k].to_vec(),
+                max_depth: self.config.get_max_depth(),
                 answer,
                 side: side_search
                     .exclusions()

@@ -29,6 +29,8 @@ pub(crate) struct Asked {
     pub budget: Plies,
     /// The keys of the path to `pos`, as the search had them.
     pub keys: Vec<u64>,
+    /// The deepest ply the search could reach: a "no" may rest on lines cut there.
+    pub max_depth: u32,
     pub answer: Within,
     /// For a search on the checker's side table: the positions it treats as not mated
     /// (`Search::exclude`) and whether its entries are keyed by ply.
@@ -83,7 +85,6 @@ pub(crate) fn verify(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
 
 #[cfg(test)]
 fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
-    use super::config::SolverConfig;
     use super::monitor::Limits;
     use super::search::Search;
     use super::tt::Table;
@@ -94,7 +95,6 @@ fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
     side_table.set_exact_proofs(true);
     let mut seen = HashSet::new();
     let mut audit = Audit::default();
-    let max_depth = SolverConfig::new().get_max_depth();
     for a in asked {
         let budget = match a.answer {
             // A mate within `l`: is there one within `l` on a fresh table?
@@ -118,7 +118,7 @@ fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
         }
         audit.checked += 1;
         let limits = Limits {
-            max_depth,
+            max_depth: a.max_depth,
             ..Limits::for_tests()
         };
         let mut search = match &a.side {
@@ -177,6 +177,7 @@ mod tests {
             attacker: pos.side_to_move(),
             budget,
             keys: Vec::new(),
+            max_depth: 64,
             answer,
             side: None,
         };

@@ -81,7 +81,8 @@ impl SolverConfig {
         }
     }
 
-    /// Records every bounded answer of the searches in `log`, for [`audit::verify`]
+    /// Records the bounded answers of the searches in `log` (`Search::within`, the checker's
+    /// side-table searches), for [`audit::verify`]
     /// (tests only).
     ///
     /// [`audit::verify`]: super::audit::verify

@@ -1474,6 +1474,7 @@ impl<'a> Search<'a> {
                 attacker: self.attacker,
                 budget: b,
                 keys: keys.to_vec(),
+                max_depth: self.monitor.max_depth(),
                 answer,
                 side: None,
             });
