@@ -503,26 +503,6 @@ impl Checker<'_, '_> {
                 }
             }
         }
-        if let Some(log) = self.config.get_audit() {
-            let answer = match v {
-                _ if side_search.aborted().is_some() => Within::Unknown,
-                Some(v) if v.pn == 0 => Within::Yes(v.len.plies()),
-                Some(v) if v.dn == 0 && !side_search.depth_limited() => Within::No,
-                _ => Within::Unknown,
-            };
-            log.record(Asked {
-                pos: child.clone(),
-                kind: NodeKind::And,
-                attacker: self.search.attacker,
-                budget,
-                keys: walk.keys[..=k].to_vec(),
-                max_depth: self.config.get_max_depth(),
-                answer,
-                side: side_search
-                    .exclusions()
-                    .map(|e| (e.clone(), rejoin != Rejoin::Never)),
-            });
-        }
         let result = match v {
             Some(v) if side_search.aborted().is_none() && v.pn == 0 => {
                 let share = self.cap / DETOUR_SHORTEN_SHARE;
@@ -550,6 +530,26 @@ impl Checker<'_, '_> {
             }
             _ => Side::Unknown,
         };
+        if let Some(log) = self.config.get_audit() {
+            // The shortened length is a mate within it too: the audit checks that bound.
+            let answer = match result {
+                Side::Mate(len, _) => Within::Yes(len),
+                Side::NoMate => Within::No,
+                Side::Unknown => Within::Unknown,
+            };
+            log.record(Asked {
+                pos: child.clone(),
+                kind: NodeKind::And,
+                attacker: self.search.attacker,
+                budget,
+                keys: walk.keys[..=k].to_vec(),
+                max_depth: self.config.get_max_depth(),
+                answer,
+                side: side_search
+                    .exclusions()
+                    .map(|e| (e.clone(), rejoin != Rejoin::Never)),
+            });
+        }
         let used = side_search.nodes();
         if self.counter.is_some() {
             side_search.publish_nodes();

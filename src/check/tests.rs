@@ -12,6 +12,57 @@ use crate::solver::tt::Table;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+/// What a [`Checker`] borrows besides its search, for the tests that ask it questions
+/// directly: one thread, no limits, no side table yet.
+struct Fixture {
+    config: SolverConfig,
+    check: CheckConfig,
+    stop: Arc<AtomicBool>,
+    side: Option<Table>,
+    worker_sides: Vec<Option<Table>>,
+}
+
+impl Fixture {
+    fn new(hash_mib: usize) -> Fixture {
+        Fixture {
+            config: SolverConfig::new().hash_mib(hash_mib),
+            check: CheckConfig::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            side: None,
+            worker_sides: Vec::new(),
+        }
+    }
+
+    /// A checker on `search` with `cap` nodes a question and side tables of `side_kib` KiB.
+    fn checker<'s, 'a>(
+        &'s mut self,
+        search: &'s mut Search<'a>,
+        cap: u64,
+        side_kib: usize,
+        intended: bool,
+    ) -> Checker<'s, 'a> {
+        Checker {
+            search,
+            side: &mut self.side,
+            worker_sides: &mut self.worker_sides,
+            cap,
+            config: &self.config,
+            check: &self.check,
+            stop: &self.stop,
+            flaws: Vec::new(),
+            undecided: Vec::new(),
+            intended,
+            side_dirty: false,
+            side_kib,
+            workers: None,
+            counter: None,
+            fatal_at: None,
+            unit: 0,
+            walk_stopped: None,
+        }
+    }
+}
+
 /// From problems/flawed.sfen: the lance mates from afar at once (L*1i); the pawn dropped
 /// between (P*1e) is captured and the lance mates again, so the intended line's ply 2 is a
 /// futile interposition, found within a question's share.
@@ -44,31 +95,11 @@ fn a_side_table_proof_is_not_taken_for_a_larger_hand() {
         .map(|m| Move::from_usi(m).unwrap())
         .collect();
     let walk = Walk::new(&pos, &line);
-    let config = SolverConfig::new().hash_mib(2);
-    let stop = Arc::new(AtomicBool::new(false));
     let table = Table::new(1);
     table.new_search();
     let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
-    let mut side = None;
-    let mut checker = Checker {
-        search: &mut search,
-        side: &mut side,
-        worker_sides: &mut Vec::new(),
-        cap: 100_000,
-        config: &config,
-        check: &CheckConfig::new(),
-        stop: &stop,
-        flaws: Vec::new(),
-        undecided: Vec::new(),
-        intended: true,
-        side_dirty: false,
-        side_kib: 1024,
-        workers: None,
-        counter: None,
-        fatal_at: None,
-        unit: 0,
-        walk_stopped: None,
-    };
+    let mut fixture = Fixture::new(2);
+    let mut checker = fixture.checker(&mut search, 100_000, 1024, true);
     let mut results = Vec::new();
     for mv in ["5g5f", "6c5d+", "N*4g", "N*6g", "R*5b", "R*5c"] {
         let mut c = pos.clone();
@@ -95,8 +126,6 @@ fn a_side_search_not_settled_looks_for_a_mate_within_the_hint() {
         .map(|m| Move::from_usi(m).unwrap())
         .collect();
     let walk = Walk::new(&pos, &line);
-    let config = SolverConfig::new().hash_mib(64);
-    let stop = Arc::new(AtomicBool::new(false));
     let table = Table::new(1);
     table.new_search();
     let mut c = pos.clone();
@@ -104,26 +133,9 @@ fn a_side_search_not_settled_looks_for_a_mate_within_the_hint() {
     let mut answers = Vec::new();
     for hint in [None, Some(10)] {
         let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
-        let mut side = None;
-        let mut checker = Checker {
-            search: &mut search,
-            side: &mut side,
-            worker_sides: &mut Vec::new(),
-            cap: 400_000,
-            config: &config,
-            check: &CheckConfig::new(),
-            stop: &stop,
-            flaws: Vec::new(),
-            undecided: Vec::new(),
-            intended: false,
-            side_dirty: false,
-            side_kib: 32 * 1024,
-            workers: None,
-            counter: None,
-            fatal_at: None,
-            unit: 0,
-            walk_stopped: None,
-        };
+        // A fresh side table for each search.
+        let mut fixture = Fixture::new(64);
+        let mut checker = fixture.checker(&mut search, 400_000, 32 * 1024, false);
         answers.push(checker.side_search(&walk, 0, &c, Rejoin::Never, Plies::Unlimited, hint));
     }
     assert!(matches!(answers[0], Side::Unknown), "{:?}", answers[0]);
@@ -232,39 +244,13 @@ fn a_disproof_resting_on_an_inferior_repetition_does_not_outlive_its_search() {
     );
 }
 
-/// Checks every problem of `file` (all of them, or those with one of `only` as a word of
-/// their comment) with `threads` threads and its answers recorded, then asks each answer again on a fresh table
-/// (`solver::audit`): none may be contradicted.
+/// Checks every problem of `file` (see `solver::audit::audit_each`): none of the checker's
+/// answers may be contradicted by a fresh table.
 fn audit_checks(file: &str, only: Option<&[&str]>, threads: usize, hash_mib: usize) {
-    use crate::solver::audit::{AuditLog, verify};
-    let problems = crate::problem::read_file(file);
-    let log = AuditLog::default();
-    let mut solver = crate::solver::Solver::new(
-        SolverConfig::new()
-            .hash_mib(hash_mib)
-            .threads(threads)
-            .audit(log.clone()),
-    );
-    let (mut checked, mut unsettled) = (0, 0);
-    for p in problems {
-        let p = p.unwrap_or_else(|e| panic!("{e}"));
-        let named = |name: &&str| p.comment.split_whitespace().any(|w| w == *name);
-        if only.is_some_and(|names| !names.iter().any(named)) {
-            continue;
-        }
+    crate::solver::audit::audit_each(file, only, threads, hash_mib, 1_000_000, |solver, p| {
         let intended = (!p.moves.is_empty()).then_some(p.moves.as_slice());
         solver.check(&p.position, intended, &CheckConfig::new());
-        let audit = verify(&log.take(), 16, 1_000_000);
-        assert!(
-            audit.contradictions.is_empty(),
-            "{file}, {} ({threads} threads): {:#?}",
-            p.comment,
-            audit.contradictions
-        );
-        checked += audit.checked;
-        unsettled += audit.unsettled;
-    }
-    eprintln!("{file}, {threads} threads: {checked} answers asked again, {unsettled} unsettled");
+    });
 }
 
 /// The checker's answers on a few antma problems (tsume7-9 among them, whose false "no"

@@ -162,6 +162,48 @@ fn verify_here(asked: &[Asked], hash_mib: usize, cap: u64) -> Audit {
     audit
 }
 
+/// Runs `run` on every problem of `file` (all of them, or those with one of `only` as a word
+/// of their comment) on one solver of `threads` threads and a `hash_mib` table, its answers
+/// recorded; after each problem, asks every answer again on a fresh table with at most
+/// `fresh_cap` nodes and panics at the first contradiction.
+#[cfg(test)]
+pub(crate) fn audit_each(
+    file: &str,
+    only: Option<&[&str]>,
+    threads: usize,
+    hash_mib: usize,
+    fresh_cap: u64,
+    mut run: impl FnMut(&mut super::Solver, &crate::problem::Problem),
+) {
+    use super::{Solver, SolverConfig};
+    let log = AuditLog::default();
+    let mut solver = Solver::new(
+        SolverConfig::new()
+            .hash_mib(hash_mib)
+            .threads(threads)
+            .audit(log.clone()),
+    );
+    let (mut checked, mut unsettled) = (0, 0);
+    for p in crate::problem::read_file(file) {
+        let p = p.unwrap_or_else(|e| panic!("{e}"));
+        let named = |name: &&str| p.comment.split_whitespace().any(|w| w == *name);
+        if only.is_some_and(|names| !names.iter().any(named)) {
+            continue;
+        }
+        run(&mut solver, &p);
+        let audit = verify(&log.take(), 64, fresh_cap);
+        assert!(
+            audit.contradictions.is_empty(),
+            "{file}, {} ({threads} threads): {:#?}",
+            p.comment,
+            audit.contradictions
+        );
+        checked += audit.checked;
+        unsettled += audit.unsettled;
+    }
+    eprintln!("{file}, {threads} threads: {checked} answers asked again, {unsettled} unsettled");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,9 +239,8 @@ mod tests {
         assert_eq!(audit.contradictions.len(), 3, "{audit:?}");
     }
 
-    /// Solves every problem of `file` (all of them, or those with one of `only` as a word
-    /// of their comment) with `threads` threads and its answers recorded, then asks each answer again
-    /// on a fresh table: none may be contradicted.
+    /// Solves every problem of `file` (see [`audit_each`]): none of the solver's answers may
+    /// be contradicted by a fresh table.
     pub(crate) fn audit_solves(
         file: &str,
         only: Option<&[&str]>,
@@ -207,39 +248,9 @@ mod tests {
         hash_mib: usize,
         fresh_cap: u64,
     ) {
-        use crate::solver::{Solver, SolverConfig};
-        let log = AuditLog::default();
-        let mut solver = Solver::new(
-            SolverConfig::new()
-                .hash_mib(hash_mib)
-                .threads(threads)
-                .audit(log.clone()),
-        );
-        let (mut checked, mut unsettled) = (0, 0);
-        for p in crate::problem::read_file(file) {
-            let p = p.unwrap_or_else(|e| panic!("{e}"));
-            let named = |name: &&str| p.comment.split_whitespace().any(|w| w == *name);
-            if only.is_some_and(|names| !names.iter().any(named)) {
-                continue;
-            }
+        audit_each(file, only, threads, hash_mib, fresh_cap, |solver, p| {
             solver.solve(&p.position);
-            let audit = verify(&log.take(), 64, fresh_cap);
-            assert!(
-                audit.contradictions.is_empty(),
-                "{file}, {} ({threads} threads): {:#?}",
-                p.comment,
-                audit.contradictions
-            );
-            eprintln!(
-                "{}: {} answers asked again, {} unsettled",
-                p.comment, audit.checked, audit.unsettled
-            );
-            checked += audit.checked;
-            unsettled += audit.unsettled;
-        }
-        eprintln!(
-            "{file}, {threads} threads: {checked} answers asked again, {unsettled} unsettled"
-        );
+        });
     }
 
     /// The solver's answers (line walk, tightening) on the random mates of 7 plies or more

@@ -1466,8 +1466,8 @@ impl<'a> Search<'a> {
     ) -> Within {
         let answer = self.decide_within(pos, kind, b, keys, search);
         // A fresh table answers for the whole tree: not for one with positions excluded.
-        let plain = !self.by_depth && self.path.exclusions().is_none();
-        if let Some(log) = self.monitor.audit().filter(|_| plain) {
+        let plain = |s: &Self| !s.by_depth && s.path.exclusions().is_none();
+        if let Some(log) = self.monitor.audit().filter(|_| plain(self)) {
             log.record(Asked {
                 pos: pos.clone(),
                 kind,
