@@ -29,7 +29,8 @@
 //!
 //! **Checking** (`--checks`, `<!-- bench_threads checks -->`): the full report of every
 //! problem of problems/yaneuraou.sfen and problems/antma.sfen (`--runs` times each, as
-//! `check_unique --hash-mb 256`) with 1 and 2 threads, the totals and the ratio; then the
+//! `check_unique --hash-mb 256` does: its tables mapped first, as `--prefault auto` does for
+//! a suite) with 1 and 2 threads, the totals and the ratio; then the
 //! random mates of 7 to 15 plies of problems/random.sfen (made by `gen_random`) checked with
 //! 1 and 2 threads and a 5 s limit each: how many reports are complete within it (no question
 //! cut by the time limit; a question at its own node share is part of a complete report).
@@ -238,6 +239,9 @@ fn check_suite(file: &str, threads: usize) -> (f64, u64) {
         .map(|p| p.unwrap_or_else(|e| panic!("{e}")))
         .collect();
     let mut solver = Solver::new(SolverConfig::new().hash_mib(256).threads(threads));
+    // As `check_unique` does for a suite (`--prefault auto`, at least 32 problems): the
+    // tables are mapped before the clock starts.
+    solver.prefault_checks();
     let started = Instant::now();
     let mut nodes = 0;
     for p in &problems {

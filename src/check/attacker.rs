@@ -13,7 +13,6 @@ use crate::solver::monitor::Limits;
 use crate::solver::plies::Plies;
 use crate::solver::search::{NodeKind, Search, Within};
 use crate::solver::shortest::{Allowance, shorten};
-use crate::solver::tt::Table;
 use crate::zobrist::KeyMap;
 
 impl Checker<'_, '_> {
@@ -427,11 +426,8 @@ impl Checker<'_, '_> {
     ) -> Side {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
-            match Table::try_new_kib(self.side_kib) {
-                Ok(mut t) => {
-                    t.set_exact_proofs(true);
-                    *self.side = Some(t)
-                }
+            match side_table(self.side_kib) {
+                Ok(t) => *self.side = Some(t),
                 Err(_) => return Side::Unknown,
             }
         }

@@ -40,7 +40,7 @@
 //! line (`<sfen> [moves <usi move> ...] [# comment]`, as in the USI `position` command). `-` reads
 //! standard input. Options:
 //! `--time SECS` and `--nodes N` (for the whole check of one problem), `--question-nodes N` (for each
-//! question, see below), `--hash-mb MB`, `--jobs N`, `--threads N` (threads per check, the questions shared out among them: [parallel search](crate::solver#parallel-search)), `--prefault` (as for `solve`), `--json`, `--strict` (count 非限定 and 手順前後
+//! question, see below), `--hash-mb MB`, `--jobs N`, `--threads N` (threads per check, the questions shared out among them: [parallel search](crate::solver#parallel-search)), `--prefault` (as for `solve`, the checker's side tables included), `--json`, `--strict` (count 非限定 and 手順前後
 //! as fatal, [`CheckConfig::strict`]), `--variations` (also look for 変化別詰,
 //! [`CheckConfig::variations`]), `--first-flaw` (stop at the first fatal flaw, see
 //! [A quick verdict](#a-quick-verdict---first-flaw)), and `--kif FILE` /

@@ -112,11 +112,50 @@ const QUESTION_STACK: usize = 512 << 20;
 /// The checker's tables for searches that avoid the line: the solver's thread's, and one for
 /// each other question worker. Each is allocated on first use and kept from one check to
 /// the next (a new search generation makes it empty), so that a check of a short problem
-/// does not pay for mapping a fresh table per thread.
+/// does not pay for mapping a fresh table per thread; or allocated and mapped up front by
+/// [`SideTables::prefault`].
 #[derive(Default)]
 pub(crate) struct SideTables {
     main: Option<Table>,
     workers: Vec<Option<Table>>,
+}
+
+impl SideTables {
+    /// Allocates the side tables of a check with `threads` threads (one for each question
+    /// worker, `side_kib` each) and maps their memory now ([`Table::prefault`]), as
+    /// [`Solver::prefault`](crate::solver::Solver::prefault) does for the main table: a
+    /// fresh side table's pages are otherwise mapped during the first checks, by all the
+    /// workers at once. One that cannot be allocated is left to the first check that needs
+    /// it (which then leaves its questions undecided).
+    pub(crate) fn prefault(&mut self, side_kib: usize, threads: usize) {
+        let mapped = |table: &mut Option<Table>| {
+            if table.is_none() {
+                *table = side_table(side_kib).ok();
+            }
+            if let Some(t) = table.as_mut() {
+                t.prefault();
+            }
+        };
+        mapped(&mut self.main);
+        if self.workers.len() < threads.saturating_sub(1) {
+            self.workers.resize_with(threads - 1, || None);
+        }
+        self.workers.iter_mut().for_each(mapped);
+    }
+
+    /// The side tables allocated so far (for tests).
+    #[cfg(test)]
+    pub(crate) fn allocated(&self) -> usize {
+        self.workers.iter().chain([&self.main]).flatten().count()
+    }
+}
+
+/// A new side table of `kib` KiB: one of exact proofs (see
+/// [`Table::set_exact_proofs`]).
+pub(super) fn side_table(kib: usize) -> Result<Table, crate::solver::tt::AllocError> {
+    let mut t = Table::try_new_kib(kib)?;
+    t.set_exact_proofs(true);
+    Ok(t)
 }
 
 /// The check of [`Solver::check`](crate::solver::Solver::check): solve, then ask every

@@ -108,6 +108,27 @@ impl Solver {
         self.table_mut().prefault();
     }
 
+    /// [`Solver::prefault`], and the same for the tables of the uniqueness checker's
+    /// searches that avoid the line ([`Solver::check`]: half the table's size in all, one
+    /// for each thread), which are otherwise allocated and mapped during the first checks:
+    /// for a program that checks many problems (`check_unique` does it with `--prefault`).
+    ///
+    /// ```
+    /// use tsume::Position;
+    /// use tsume::check::CheckConfig;
+    /// use tsume::solver::{Solver, SolverConfig};
+    /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16).threads(2));
+    /// solver.prefault_checks();
+    /// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+    /// assert!(solver.check(&pos, None, &CheckConfig::new()).flaws.is_empty());
+    /// ```
+    pub fn prefault_checks(&mut self) {
+        self.prefault();
+        let threads = self.config.get_threads().max(1);
+        self.side
+            .prefault(self.config.get_hash_kib() / 2 / threads, threads);
+    }
+
     /// The table, for the changes only a solver at rest may make: no search holds it then.
     fn table_mut(&mut self) -> &mut Table {
         Arc::get_mut(&mut self.table).expect("no search holds the table between searches")
@@ -298,5 +319,37 @@ impl Solver {
             }
             report
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::CheckConfig;
+
+    /// The side tables `prefault_checks` maps are the ones the checks then use (none is
+    /// allocated later), and a check finds the flaws it finds without them. (tsume5-9 of
+    /// problems/antma.sfen: its 余詰 are found on the side tables.)
+    #[test]
+    fn prefaulted_side_tables_serve_the_checks() {
+        let pos =
+            Position::from_sfen("9/9/3S5/3p1p3/4kb3/3P2s2/4P4/4N4/9 b RNrb3g2s2n4l14p 1").unwrap();
+        let config = SolverConfig::new().hash_mib(16).threads(2);
+        let flaws = |report: &Report| -> Vec<_> {
+            report
+                .flaws
+                .iter()
+                .map(|f| (f.kind, f.ply, f.moves.clone()))
+                .collect()
+        };
+        let expected = Solver::new(config.clone()).check(&pos, None, &CheckConfig::new());
+        let mut solver = Solver::new(config);
+        solver.prefault_checks();
+        assert_eq!(solver.side.allocated(), 2, "one side table per thread");
+        let report = solver.check(&pos, None, &CheckConfig::new());
+        assert_eq!(solver.side.allocated(), 2, "no other side table allocated");
+        assert_eq!(report.verdict, expected.verdict);
+        assert!(!report.flaws.is_empty());
+        assert_eq!(flaws(&report), flaws(&expected));
     }
 }
