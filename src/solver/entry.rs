@@ -115,12 +115,13 @@ impl Solver {
     ///
     /// ```
     /// use tsume::Position;
-    /// use tsume::check::CheckConfig;
+    /// use tsume::check::{CheckConfig, Verdict};
     /// use tsume::solver::{Solver, SolverConfig};
     /// let mut solver = Solver::new(SolverConfig::new().hash_mib(16).threads(2));
     /// solver.prefault_checks();
     /// let pos = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
-    /// assert!(solver.check(&pos, None, &CheckConfig::new()).flaws.is_empty());
+    /// // Sound, with one note (変同: △同銀右 ▲６二銀打 is as long).
+    /// assert_eq!(solver.check(&pos, None, &CheckConfig::new()).verdict, Verdict::Sound);
     /// ```
     pub fn prefault_checks(&mut self) {
         self.prefault();

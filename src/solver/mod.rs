@@ -185,9 +185,15 @@
 //! - **What limits it:** every helper starts from the main thread's root and is kept apart
 //!   only by the virtual numbers and its own tie-breaking, so the threads often search the
 //!   same nodes: the total nodes to the answer grow with the thread count, unevenly from
-//!   problem to problem. Each thread also runs slower beside another (they share the caches
-//!   and the memory bandwidth of the table). Short searches gain nothing: a search is offered
-//!   only after 2,048 nodes. benches/README.md ("Threads") has the measurements.
+//!   problem to problem (ACTの夢's first proof: about 500,000 nodes with one thread, about
+//!   800,000 with two, half of them the helper's). Each thread also runs slower beside
+//!   another (they share the caches and the memory bandwidth of the table). Short searches
+//!   gain nothing: a search is offered only after 2,048 nodes. After the first proof much of
+//!   the work is bounded searches that end at their node cap undecided (a third of ACTの夢's
+//!   nodes with one thread: the line walk asking, of defences as long as the line's, whether
+//!   they are mated two plies sooner, a disproof 200 to 300 plies deep): a helper adds nodes
+//!   to them, rarely an answer, and handing each to a thread of its own instead gained
+//!   nothing measurable either. benches/README.md ("Threads") has the measurements.
 //!
 //!
 //! [`Solver::check`] uses the threads too. The crew solves the problem as above. The
