@@ -191,7 +191,7 @@
 //!   gain nothing: a search is offered only after 2,048 nodes. After the first proof much of
 //!   the work is bounded searches that end at their node cap undecided (a third of ACTの夢's
 //!   nodes with one thread: the line walk asking, of defences as long as the line's, whether
-//!   they are mated two plies sooner, a disproof 200 to 300 plies deep): a helper adds nodes
+//!   they are mated two plies sooner, a disproof 210 to 320 plies deep): a helper adds nodes
 //!   to them, rarely an answer, and handing each to a thread of its own instead gained
 //!   nothing measurable either. benches/README.md ("Threads") has the measurements.
 //!
