@@ -343,14 +343,13 @@ fn main() -> ExitCode {
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
     common::ensure_table(&config, jobs);
-    let init = || {
-        let mut solver = common::new_solver(&config, search_progress, false, false);
-        if prefault {
-            // The checker's side tables too: every check uses them.
-            solver.prefault_checks();
-        }
-        solver
+    // The checker's side tables too: every check uses them.
+    let mapped = if prefault {
+        common::Mapped::ForChecks
+    } else {
+        common::Mapped::Nothing
     };
+    let init = || common::new_solver(&config, search_progress, false, mapped);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => check_one(&args, &check, outputs.any(), solver, p),
         Err(e) => Err(e.clone()),

@@ -254,7 +254,12 @@ fn main() -> ExitCode {
     let search_progress = jobs == 1 && (std::io::stderr().is_terminal() || !args.json);
     let prefault = args.prefault.wanted(problems.len(), jobs);
     common::ensure_table(&config, jobs);
-    let init = || common::new_solver(&config, search_progress, true, prefault);
+    let mapped = if prefault {
+        common::Mapped::Table
+    } else {
+        common::Mapped::Nothing
+    };
+    let init = || common::new_solver(&config, search_progress, true, mapped);
     let work = |solver: &mut Solver, item: &Result<Problem, ProblemError>| match item {
         Ok(p) => solve_one(&args, solver, p),
         Err(e) => Err(e.clone()),

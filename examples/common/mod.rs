@@ -99,18 +99,31 @@ fn available_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// What [`new_solver`] maps before the first problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mapped {
+    /// Nothing: the pages are mapped as the searches touch them.
+    Nothing,
+    /// The table (`Solver::prefault`): for solving.
+    Table,
+    /// The table and the checker's side tables (`Solver::prefault_checks`): for checking.
+    ForChecks,
+}
+
 /// A solver with `config`; with `progress`, it reports each search's progress on standard
-/// error once a second (with the root's proof numbers when `root_numbers`); with `prefault`,
-/// its table mapped now.
+/// error once a second (with the root's proof numbers when `root_numbers`); its memory
+/// mapped now as `mapped` says.
 pub fn new_solver(
     config: &tsume::solver::SolverConfig,
     progress: bool,
     root_numbers: bool,
-    prefault: bool,
+    mapped: Mapped,
 ) -> tsume::solver::Solver {
     let mut solver = tsume::solver::Solver::new(config.clone());
-    if prefault {
-        solver.prefault();
+    match mapped {
+        Mapped::Nothing => {}
+        Mapped::Table => solver.prefault(),
+        Mapped::ForChecks => solver.prefault_checks(),
     }
     if progress {
         solver.set_progress(move |p| {

@@ -122,15 +122,16 @@ pub(crate) struct SideTables {
 
 impl SideTables {
     /// Allocates the side tables of a check with `threads` threads (one for each question
-    /// worker, `side_kib` each) and maps their memory now ([`Table::prefault`]), as
+    /// worker, of [`side_kib`] each) and maps their memory now ([`Table::prefault`]), as
     /// [`Solver::prefault`](crate::solver::Solver::prefault) does for the main table: a
     /// fresh side table's pages are otherwise mapped during the first checks, by all the
     /// workers at once. One that cannot be allocated is left to the first check that needs
     /// it (which then leaves its questions undecided).
-    pub(crate) fn prefault(&mut self, side_kib: usize, threads: usize) {
+    pub(crate) fn prefault(&mut self, config: &SolverConfig, threads: usize) {
+        let kib = side_kib(config, threads);
         let mapped = |table: &mut Option<Table>| {
             if table.is_none() {
-                *table = side_table(side_kib).ok();
+                *table = side_table(kib).ok();
             }
             if let Some(t) = table.as_mut() {
                 t.prefault();
@@ -148,6 +149,12 @@ impl SideTables {
     pub(crate) fn allocated(&self) -> usize {
         self.workers.iter().chain([&self.main]).flatten().count()
     }
+}
+
+/// The size of each side table of a check with `threads` threads, in KiB: half the
+/// solver's table, shared out among the threads.
+pub(crate) fn side_kib(config: &SolverConfig, threads: usize) -> usize {
+    config.get_hash_kib() / 2 / threads.max(1)
 }
 
 /// A new side table of `kib` KiB: one of exact proofs (see
@@ -352,7 +359,7 @@ pub(crate) fn run(
                 undecided: undecided.clone(),
                 intended: checked_intended,
                 side_dirty,
-                side_kib: config.get_hash_kib() / 2 / threads,
+                side_kib: side_kib(config, threads),
                 workers,
                 counter: crew.map(Crew::node_counter),
                 fatal_at: None,

@@ -125,9 +125,8 @@ impl Solver {
     /// ```
     pub fn prefault_checks(&mut self) {
         self.prefault();
-        let threads = self.config.get_threads().max(1);
         self.side
-            .prefault(self.config.get_hash_kib() / 2 / threads, threads);
+            .prefault(&self.config, self.config.get_threads().max(1));
     }
 
     /// The table, for the changes only a solver at rest may make: no search holds it then.

@@ -44,7 +44,7 @@ fn mix(k: u64) -> u64 {
 /// The length of the longest common prefix of `a` and `b`. Blocks are compared as slices
 /// (a vectorised compare) before the first differing one is searched key by key: the
 /// line walk sets paths of hundreds of keys hundreds of thousands of times, and a
-/// key-by-key loop over them was a tenth of a long problem's time.
+/// key-by-key loop over them was 8 % of a long problem's time (橋本587, in `perf`).
 fn common_prefix(a: &[u64], b: &[u64]) -> usize {
     const BLOCK: usize = 32;
     let n = a.len().min(b.len());
