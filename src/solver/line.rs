@@ -15,7 +15,8 @@ use crate::types::Square;
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
 use super::budgets::{
-    DECISION_NODES, DECISION_NODES_LOOSE, MAX_WALK, TABLE_WALK, WALK_OVERRUN_NODES,
+    DECISION_NODES, DECISION_NODES_FIRST, DECISION_NODES_LOOSE, MAX_WALK, TABLE_WALK,
+    WALK_OVERRUN_NODES,
 };
 /// Positions visited between two looks at the time and stop limits.
 const POLL_EVERY: u64 = 1024;
@@ -394,10 +395,15 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             return self.walk_and(pos, b - 2, keys);
         }
         let open = js.iter().filter(|j| j.short.is_none()).count();
-        self.narrow(&mut js, &mut showable, b, keys);
-        let standing = showable.iter().filter(|&&i| !js[i].long).count();
-        if standing > 1 || (standing == 1 && !self.mode.minimal) {
-            self.exact = false;
+        self.narrow(&mut js, &mut showable, b, keys, true);
+        let compare = self.comparing(b, showable.len());
+        if !compare {
+            // Only one line is walked: every reply is decided before it.
+            self.narrow(&mut js, &mut showable, b, keys, false);
+            let standing = showable.iter().filter(|&&i| !js[i].long).count();
+            if standing > 1 || (standing == 1 && !self.mode.minimal) {
+                self.exact = false;
+            }
         }
         // With the limits spent, a reply that could be neither shown nor shown to be shorter
         // might be the longest: no faithful line can be walked from here.
@@ -410,7 +416,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             return None;
         }
         let counted = showable;
-        let (chosen, mut sub) = match self.walk_counted(&js, &counted, b, keys) {
+        let (chosen, mut sub) = match self.walk_counted(&mut js, &counted, b, keys, compare) {
             Some(found) if !self.mode.futile_longest || found.1.rev.len() as i32 + 1 >= b => found,
             Some(found) => {
                 // No counted reply lasts the budget, but an interposition does (its child and
@@ -533,8 +539,17 @@ impl<'s, 'a> LineWalk<'s, 'a> {
 
     /// With more than one showable reply: bounded searches for shortness, shortest recorded
     /// mate first, until one is left (with a proven minimal length it is then the longest;
-    /// otherwise it is assumed to be). The short ones leave `showable`.
-    fn narrow(&mut self, js: &mut [Judged], showable: &mut Vec<usize>, b: i32, keys: &[u64]) {
+    /// otherwise it is assumed to be). The short ones leave `showable`. The `first` pass
+    /// gives each search at most [`DECISION_NODES_FIRST`]; a later one the walk's whole cap,
+    /// if that is more.
+    fn narrow(
+        &mut self,
+        js: &mut [Judged],
+        showable: &mut Vec<usize>,
+        b: i32,
+        keys: &[u64],
+        first: bool,
+    ) {
         if showable.len() <= 1 {
             return;
         }
@@ -548,29 +563,42 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             if left <= 1 {
                 break;
             }
-            let cap = self.cap();
+            let cap = match (self.cap(), first) {
+                (cap, true) => cap.map(|c| c.min(DECISION_NODES_FIRST)),
+                (Some(cap), false) if cap > DECISION_NODES_FIRST => Some(cap),
+                // The first pass asked with this cap already.
+                (_, false) => break,
+            };
             self.judge_reply(&mut js[i], b, keys, cap);
         }
         showable.retain(|&i| js[i].short.is_none());
     }
 
+    /// Whether the counted replies' lines are all walked and compared (with a proven minimal
+    /// length, or near the end), `n` of them; when they should be but the walk no longer
+    /// searches, the choice is not the rule's.
+    fn comparing(&mut self, b: i32, n: usize) -> bool {
+        let wanted = self.mode.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
+        let compare = wanted && self.searching();
+        if wanted && !compare && n > 1 {
+            self.exact = false;
+        }
+        compare
+    }
+
     /// Walks the counted replies' lines and picks the defender's: the longest line, then the
     /// one that leaves the attacker the fewest pieces in hand (駒余り), then the first in
-    /// generation order. Lines are compared when the length is proven minimal or few plies
-    /// are left; otherwise the longest recorded mate goes first and is kept (comparing lines
-    /// at every ply would cost too much).
+    /// generation order. Lines are compared when `compare` ([`LineWalk::comparing`]);
+    /// otherwise the longest recorded mate goes first and is kept (comparing lines at every
+    /// ply would cost too much).
     fn walk_counted(
         &mut self,
-        js: &[Judged],
+        js: &mut [Judged],
         counted: &[usize],
         b: i32,
         keys: &mut Vec<u64>,
+        compare: bool,
     ) -> Option<(usize, Sub)> {
-        let wanted = self.mode.compare && (self.deciding() || b <= EXHAUSTIVE_PLIES as i32);
-        let compare = wanted && self.searching();
-        if wanted && !compare && counted.len() > 1 {
-            self.exact = false;
-        }
         let mut order = counted.to_vec();
         if !compare && order.len() > 1 {
             let mut lens: Vec<(usize, Plies)> = order
@@ -580,25 +608,90 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             lens.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
             order = lens.into_iter().map(|(i, _)| i).collect();
         }
-        let mut best: Option<(usize, Sub)> = None;
+        let mut lines: Vec<(usize, Sub)> = Vec::new();
         for &i in &order {
             let j = &js[i];
             keys.push(j.child.key());
             let sub = self.walk_or(&j.child, b - 1, keys);
             keys.pop();
             let Some(sub) = sub else { continue };
-            let better = best.as_ref().is_none_or(|(_, s)| {
-                (sub.rev.len(), std::cmp::Reverse(sub.hand.total()))
-                    > (s.rev.len(), std::cmp::Reverse(s.hand.total()))
-            });
-            if better {
-                best = Some((i, sub));
+            if !compare {
+                return Some((i, sub)); // the longest recorded mate, kept
             }
-            if !compare || self.steps > MAX_WALK / 2 {
-                break; // not comparing, or too many ties to compare: keep what was found
+            lines.push((i, sub));
+            lines.sort_by_key(|(i, l)| (std::cmp::Reverse(l.rev.len()), l.hand.total(), *i));
+            if let Some(k) = self.pick(js, counted, &lines, b, keys, true) {
+                return Some(lines.swap_remove(k));
+            }
+            if self.steps > MAX_WALK / 2 {
+                break; // too many ties to compare: choose among those walked
             }
         }
-        best
+        if let Some(k) = self.pick(js, counted, &lines, b, keys, false) {
+            return Some(lines.swap_remove(k));
+        }
+        // Every compared reply was mated sooner (a reply whose line could not be walked may be
+        // the longest): the best line is still a mate within the budget.
+        self.exact = false;
+        lines.into_iter().next()
+    }
+
+    /// Of the compared `lines`, best first, the first whose reply stands
+    /// ([`LineWalk::stands`]), as an index into `lines`. With `unbeatable`, only a line of
+    /// the whole budget that leaves the attacker no piece in hand is taken: no line walked
+    /// after it can beat it (a tie goes to the reply generated first), so the replies after
+    /// it need not be walked at all.
+    fn pick(
+        &mut self,
+        js: &mut [Judged],
+        counted: &[usize],
+        lines: &[(usize, Sub)],
+        b: i32,
+        keys: &[u64],
+        unbeatable: bool,
+    ) -> Option<usize> {
+        for (k, (i, line)) in lines.iter().enumerate() {
+            if js[*i].short.is_some() {
+                continue;
+            }
+            if unbeatable && !(line.rev.len() as i32 >= b - 1 && line.hand.is_empty()) {
+                return None;
+            }
+            if self.stands(js, counted, *i, b, keys) {
+                return Some(k);
+            }
+        }
+        None
+    }
+
+    /// Whether counted reply `i`, whose line would be chosen, stands: it is not shown to be
+    /// mated two plies sooner. A reply is decided only here, when its line would be chosen: a
+    /// reply whose line loses to a longest one's cannot change the choice, whatever its
+    /// length, and the replies as long as the line's are disproofs hundreds of plies deep that
+    /// a decision's cap rarely settles. With a proven minimal length a reply stands without a
+    /// search once every other counted reply is shown to be shorter. A reply that stands
+    /// undecided makes the line inexact.
+    fn stands(
+        &mut self,
+        js: &mut [Judged],
+        counted: &[usize],
+        i: usize,
+        b: i32,
+        keys: &[u64],
+    ) -> bool {
+        let alone = counted.iter().all(|&o| o == i || js[o].short.is_some());
+        if !js[i].long && !alone {
+            let cap = self.cap();
+            self.judge_reply(&mut js[i], b, keys, cap);
+            if js[i].short.is_some() {
+                return false;
+            }
+        }
+        let decided = js[i].long || (alone && self.mode.minimal);
+        if !decided {
+            self.exact = false;
+        }
+        true
     }
 
     /// When only futile interpositions are this long (they lure the checker to a worse
@@ -709,6 +802,100 @@ mod tests {
             .find(|a| a.mv == Move::from_usi("S*3c").unwrap())
             .expect("listed");
         assert!(s3c.futile && s3c.length == 0, "{s3c:?}");
+    }
+
+    /// The defender's replies after ▲５二角成 in the mate in 3 above (two silvers can take),
+    /// undecided, with a walk over an empty table (any decision then searches and sets a
+    /// reply's `short` or `long`).
+    fn two_equal_replies() -> (Position, Vec<Judged>, Vec<u64>) {
+        let root = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
+        let pos = pos_after(&root, &[Move::from_usi("9f5b+").unwrap()]);
+        let keys = vec![root.key(), pos.key()];
+        let js = LineWalk::replies(&pos, &pos.evasions(), None, &keys).expect("no repetition");
+        assert!(js.len() >= 2, "both silvers can take");
+        (pos, js, keys)
+    }
+
+    /// A line of `len` plies ending with `hand` in the attacker's hand (only its length and
+    /// hand are compared).
+    fn line_of(len: usize, hand: Hand) -> Sub {
+        Sub {
+            rev: vec![Move::from_usi("5c4b").unwrap(); len],
+            choices: Vec::new(),
+            hand,
+        }
+    }
+
+    /// Replies are decided only when their line would be chosen: a line of the whole budget
+    /// that leaves no piece in hand is taken as soon as it is walked, and the replies whose
+    /// lines lose to it are never asked about.
+    #[test]
+    fn only_the_reply_whose_line_is_chosen_is_decided() {
+        let (_, mut js, keys) = two_equal_replies();
+        let table = Table::new(1);
+        table.new_search();
+        let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());
+        let mut walk = LineWalk::new(&mut search, WalkMode::main_line(true, false), 1_000_000);
+        let b = 4;
+        let counted = [0, 1];
+        js[0].long = true;
+        let full = vec![
+            (0, line_of(3, Hand::default())),
+            (1, line_of(3, Hand::default())),
+        ];
+        assert_eq!(walk.pick(&mut js, &counted, &full, b, &keys, true), Some(0));
+        assert!(
+            js[1].short.is_none() && !js[1].long,
+            "the loser is not decided"
+        );
+        assert!(walk.exact);
+
+        // A line that leaves a piece in hand may still be beaten by a line not yet walked.
+        let mut hand = Hand::default();
+        hand.add(crate::types::PieceKind::Pawn);
+        let rich = vec![(1, line_of(3, hand))];
+        assert_eq!(walk.pick(&mut js, &counted, &rich, b, &keys, true), None);
+        assert!(js[1].short.is_none() && !js[1].long, "nothing decided yet");
+
+        // Undecided, the reply whose line would be chosen is asked about: with a budget of 4
+        // it is mated two plies sooner (a mate in 1 after the capture), so the next line is
+        // taken, its reply the only one left.
+        js[0].long = false;
+        assert_eq!(
+            walk.pick(&mut js, &counted, &full, b, &keys, false),
+            Some(1)
+        );
+        assert_eq!(js[0].short, Some((2, false)));
+        assert!(
+            js[1].short.is_none() && !js[1].long,
+            "the last one is not searched"
+        );
+    }
+
+    /// With a proven minimal length, the last reply not shown shorter is the longest without a
+    /// search; without one, the line that plays it is not exact.
+    #[test]
+    fn the_last_reply_standing_needs_no_search_with_a_minimal_length() {
+        for minimal in [true, false] {
+            let (_, mut js, keys) = two_equal_replies();
+            let table = Table::new(1);
+            table.new_search();
+            let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());
+            let mode = WalkMode::main_line(minimal, false);
+            let mut walk = LineWalk::new(&mut search, mode, 1_000_000);
+            js[0].short = Some((1, false));
+            let lines = vec![
+                (0, line_of(3, Hand::default())),
+                (1, line_of(3, Hand::default())),
+            ];
+            assert_eq!(
+                walk.pick(&mut js, &[0, 1], &lines, 4, &keys, false),
+                Some(1)
+            );
+            assert!(js[1].short.is_none() && !js[1].long, "not searched");
+            assert_eq!(walk.exact, minimal);
+            assert_eq!(walk.search.nodes(), 0);
+        }
     }
 
     fn pos_after(pos: &Position, moves: &[Move]) -> Position {

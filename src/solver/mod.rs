@@ -133,8 +133,15 @@
 //!   search (with the default allowance the walk's searches take at most a quarter of the first
 //!   proof's nodes, and at least 1,000,000: on 橋本587 more bought the same line; a line that
 //!   still falls short of the length is walked again with twice the nodes, up to six times, while
-//!   no limit set by the caller runs out). When the length
-//!   is proven minimal and every such question was answered,
+//!   no limit set by the caller runs out). At a defender node each reply is first asked with a
+//!   small search (5,000 nodes: most shorter replies show it within a few hundred); the lines
+//!   of the replies still open are then walked in generation order and compared, and a reply
+//!   is asked at length only when its line would be chosen (a reply whose line loses cannot
+//!   change the choice, whatever its length). A line of the whole budget that leaves no piece
+//!   in hand cannot be beaten by a later one, so the replies after it are not walked at all.
+//!   With a proven minimal length, the last reply not shown shorter is the longest without a
+//!   search. When the length
+//!   is proven minimal and every choice was decided,
 //!   [`MateLine::exact`] is true: each choice then depends only on the position and the
 //!   move-generation order, not on what the table happened to hold, so the line is the same for
 //!   every table size and every run (tested with 1, 4 and 64 MiB and a reused solver). Otherwise (long problems, where proving minimality is out of reach) the line is
@@ -189,11 +196,11 @@
 //!   800,000 with two, half of them the helper's). Each thread also runs slower beside
 //!   another (they share the caches and the memory bandwidth of the table). Short searches
 //!   gain nothing: a search is offered only after 2,048 nodes. After the first proof much of
-//!   the work is bounded searches that end at their node cap undecided (a third of ACTの夢's
-//!   nodes with one thread: the line walk asking, of defences as long as the line's, whether
-//!   they are mated two plies sooner, a disproof 210 to 320 plies deep): a helper adds nodes
-//!   to them, rarely an answer, and handing each to a thread of its own instead gained
-//!   nothing measurable either. benches/README.md ("Threads") has the measurements.
+//!   the work is bounded searches that end at their node cap undecided (on ACTの夢, the line
+//!   walk asking of three defences as long as the line's whether they are mated two plies
+//!   sooner, each a disproof 180 to 330 plies deep, 300,000 of its 2.06 million nodes with
+//!   one thread): a helper adds nodes to them, rarely an answer, and handing each to a thread
+//!   of its own instead gained nothing measurable either. benches/README.md ("Threads") has the measurements.
 //!
 //!
 //! [`Solver::check`] uses the threads too. The crew solves the problem as above. The
