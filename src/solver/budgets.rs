@@ -63,11 +63,12 @@ pub(crate) const DECISION_NODES: u64 = 100_000;
 /// long problems then have many undecidable ties.
 pub(crate) const DECISION_NODES_LOOSE: u64 = 5_000;
 
-/// Nodes each decision of the walk's first pass over a defender's replies may search: most
-/// replies mated two plies sooner show it within a few hundred nodes, and once all but one
-/// are shown so, the one left is the longest without a search (a reply as long as the line's
-/// would otherwise spend a whole [`DECISION_NODES`] on a disproof before a shorter sibling
-/// is looked at).
+/// Nodes each search of the walk's narrowing may take (a defender's replies asked, shortest
+/// recorded mate first, until one is left): most replies mated two plies sooner show it
+/// within a few hundred nodes, and with a proven minimal length the one left is the longest
+/// without a search. The replies still open are asked with [`DECISION_NODES`] only when their
+/// line would be chosen (a reply as long as the line's would otherwise spend a whole
+/// [`DECISION_NODES`] on a disproof, often before a shorter sibling is looked at).
 pub(crate) const DECISION_NODES_FIRST: u64 = 5_000;
 
 /// Nodes all of a walk's searches may take past its allowance, after which the table alone

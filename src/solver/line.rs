@@ -395,11 +395,10 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             return self.walk_and(pos, b - 2, keys);
         }
         let open = js.iter().filter(|j| j.short.is_none()).count();
-        self.narrow(&mut js, &mut showable, b, keys, true);
+        self.narrow(&mut js, &mut showable, b, keys);
         let compare = self.comparing(b, showable.len());
         if !compare {
-            // Only one line is walked: every reply is decided before it.
-            self.narrow(&mut js, &mut showable, b, keys, false);
+            // Only one line is walked: what the narrowing left open stays open.
             let standing = showable.iter().filter(|&&i| !js[i].long).count();
             if standing > 1 || (standing == 1 && !self.mode.minimal) {
                 self.exact = false;
@@ -539,17 +538,10 @@ impl<'s, 'a> LineWalk<'s, 'a> {
 
     /// With more than one showable reply: bounded searches for shortness, shortest recorded
     /// mate first, until one is left (with a proven minimal length it is then the longest;
-    /// otherwise it is assumed to be). The short ones leave `showable`. The `first` pass
-    /// gives each search at most [`DECISION_NODES_FIRST`]; a later one the walk's whole cap,
-    /// if that is more.
-    fn narrow(
-        &mut self,
-        js: &mut [Judged],
-        showable: &mut Vec<usize>,
-        b: i32,
-        keys: &[u64],
-        first: bool,
-    ) {
+    /// otherwise it is assumed to be). The short ones leave `showable`. Each search gets at
+    /// most [`DECISION_NODES_FIRST`]: the replies left open are asked at length only when
+    /// their lines would be chosen ([`LineWalk::stands`]).
+    fn narrow(&mut self, js: &mut [Judged], showable: &mut Vec<usize>, b: i32, keys: &[u64]) {
         if showable.len() <= 1 {
             return;
         }
@@ -563,18 +555,13 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             if left <= 1 {
                 break;
             }
-            let cap = match (self.cap(), first) {
-                (cap, true) => cap.map(|c| c.min(DECISION_NODES_FIRST)),
-                (Some(cap), false) if cap > DECISION_NODES_FIRST => Some(cap),
-                // The first pass asked with this cap already.
-                (_, false) => break,
-            };
+            let cap = self.cap().map(|c| c.min(DECISION_NODES_FIRST));
             self.judge_reply(&mut js[i], b, keys, cap);
         }
         showable.retain(|&i| js[i].short.is_none());
     }
 
-    /// Whether the counted replies' lines are all walked and compared (with a proven minimal
+    /// Whether the counted replies' lines are walked and compared (with a proven minimal
     /// length, or near the end), `n` of them; when they should be but the walk no longer
     /// searches, the choice is not the rule's.
     fn comparing(&mut self, b: i32, n: usize) -> bool {
@@ -627,20 +614,18 @@ impl<'s, 'a> LineWalk<'s, 'a> {
                 break; // too many ties to compare: choose among those walked
             }
         }
-        if let Some(k) = self.pick(js, counted, &lines, b, keys, false) {
-            return Some(lines.swap_remove(k));
-        }
-        // Every compared reply was mated sooner (a reply whose line could not be walked may be
-        // the longest): the best line is still a mate within the budget.
-        self.exact = false;
-        lines.into_iter().next()
+        // None when every reply walked is mated sooner (one whose line could not be walked
+        // may be the longest): a line through a shorter reply is never the main line.
+        let k = self.pick(js, counted, &lines, b, keys, false)?;
+        Some(lines.swap_remove(k))
     }
 
     /// Of the compared `lines`, best first, the first whose reply stands
     /// ([`LineWalk::stands`]), as an index into `lines`. With `unbeatable`, only a line of
-    /// the whole budget that leaves the attacker no piece in hand is taken: no line walked
-    /// after it can beat it (a tie goes to the reply generated first), so the replies after
-    /// it need not be walked at all.
+    /// exactly the budget left (`b - 1` plies) that leaves the attacker no piece in hand is
+    /// taken: no line walked after it can beat it (a tie goes to the reply generated first),
+    /// so the replies after it need not be walked at all. (A line longer than that shows a
+    /// futile interposition and is not exact; a later one may be longer still.)
     fn pick(
         &mut self,
         js: &mut [Judged],
@@ -654,7 +639,7 @@ impl<'s, 'a> LineWalk<'s, 'a> {
             if js[*i].short.is_some() {
                 continue;
             }
-            if unbeatable && !(line.rev.len() as i32 >= b - 1 && line.hand.is_empty()) {
+            if unbeatable && !(line.rev.len() as i32 == b - 1 && line.hand.is_empty()) {
                 return None;
             }
             if self.stands(js, counted, *i, b, keys) {
@@ -665,10 +650,11 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     }
 
     /// Whether counted reply `i`, whose line would be chosen, stands: it is not shown to be
-    /// mated two plies sooner. A reply is decided only here, when its line would be chosen: a
-    /// reply whose line loses to a longest one's cannot change the choice, whatever its
-    /// length, and the replies as long as the line's are disproofs hundreds of plies deep that
-    /// a decision's cap rarely settles. With a proven minimal length a reply stands without a
+    /// mated two plies sooner. Beyond the table and the narrowing's small searches, a reply
+    /// is asked at length only here, when its line would be chosen: a reply whose line loses
+    /// to a longest one's cannot change the choice, whatever its length, and the replies as
+    /// long as the line's are disproofs hundreds of plies deep that a decision's cap rarely
+    /// settles. With a proven minimal length a reply stands without a
     /// search once every other counted reply is shown to be shorter. A reply that stands
     /// undecided makes the line inexact.
     fn stands(
@@ -869,6 +855,31 @@ mod tests {
         assert!(
             js[1].short.is_none() && !js[1].long,
             "the last one is not searched"
+        );
+    }
+
+    /// In the walk itself: after ▲５二角成 both captures are mated by the last silver, a line of
+    /// the whole budget (1 ply) with nothing left in hand, so the first capture's line is
+    /// chosen as soon as it is walked and the second is never walked.
+    #[test]
+    fn an_unbeatable_line_ends_the_comparison() {
+        let steps_of = |counted: &[usize]| {
+            let (_, mut js, mut keys) = two_equal_replies();
+            let table = Table::new(1);
+            table.new_search();
+            let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());
+            let mut walk = LineWalk::new(&mut search, WalkMode::main_line(true, false), 1_000_000);
+            let (chosen, line) = walk
+                .walk_counted(&mut js, counted, 2, &mut keys, true)
+                .expect("a line");
+            assert_eq!((chosen, line.rev.len()), (counted[0], 1));
+            assert!(line.hand.is_empty() && walk.exact);
+            walk.steps
+        };
+        assert_eq!(
+            steps_of(&[0, 1]),
+            steps_of(&[0]),
+            "the second line is not walked"
         );
     }
 

@@ -133,14 +133,16 @@
 //!   search (with the default allowance the walk's searches take at most a quarter of the first
 //!   proof's nodes, and at least 1,000,000: on 橋本587 more bought the same line; a line that
 //!   still falls short of the length is walked again with twice the nodes, up to six times, while
-//!   no limit set by the caller runs out). At a defender node each reply is first asked with a
-//!   small search (5,000 nodes: most shorter replies show it within a few hundred); the lines
-//!   of the replies still open are then walked in generation order and compared, and a reply
-//!   is asked at length only when its line would be chosen (a reply whose line loses cannot
-//!   change the choice, whatever its length). A line of the whole budget that leaves no piece
-//!   in hand cannot be beaten by a later one, so the replies after it are not walked at all.
-//!   With a proven minimal length, the last reply not shown shorter is the longest without a
-//!   search. When the length
+//!   no limit set by the caller runs out). At a defender node with several replies not yet
+//!   shown shorter, they are first asked with small searches, until one is left (most
+//!   shorter replies show it within a few hundred nodes; with a proven minimal length, the
+//!   last one left is the longest without a search). Where lines are compared (a proven
+//!   minimal length within the allowance, or near the end), the lines of the replies still
+//!   open are then walked in generation order, and a reply is asked at length only when its
+//!   line would be chosen: a reply whose line loses cannot change the choice, whatever its
+//!   length. A line of the whole budget that leaves no piece in hand cannot be beaten by a
+//!   later one, so the replies after it are not walked at all. Elsewhere the reply with the
+//!   longest recorded mate is walked alone. When the length
 //!   is proven minimal and every choice was decided,
 //!   [`MateLine::exact`] is true: each choice then depends only on the position and the
 //!   move-generation order, not on what the table happened to hold, so the line is the same for
