@@ -791,15 +791,14 @@ mod tests {
     }
 
     /// The defender's replies after ▲５二角成 in the mate in 3 above (two silvers can take),
-    /// undecided, with a walk over an empty table (any decision then searches and sets a
-    /// reply's `short` or `long`).
-    fn two_equal_replies() -> (Position, Vec<Judged>, Vec<u64>) {
+    /// undecided, and the path's keys.
+    fn two_equal_replies() -> (Vec<Judged>, Vec<u64>) {
         let root = Position::from_sfen("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1").unwrap();
         let pos = pos_after(&root, &[Move::from_usi("9f5b+").unwrap()]);
         let keys = vec![root.key(), pos.key()];
         let js = LineWalk::replies(&pos, &pos.evasions(), None, &keys).expect("no repetition");
         assert!(js.len() >= 2, "both silvers can take");
-        (pos, js, keys)
+        (js, keys)
     }
 
     /// A line of `len` plies ending with `hand` in the attacker's hand (only its length and
@@ -812,12 +811,13 @@ mod tests {
         }
     }
 
-    /// Replies are decided only when their line would be chosen: a line of the whole budget
-    /// that leaves no piece in hand is taken as soon as it is walked, and the replies whose
-    /// lines lose to it are never asked about.
+    /// `pick` asks only about the reply whose line would be chosen: a reply known to last, its
+    /// line of the whole budget with no piece left in hand, is taken and the reply whose line
+    /// loses to it is never asked about; with `unbeatable`, a line that leaves a piece in hand
+    /// is not taken yet; an undecided reply whose line would be chosen is asked about.
     #[test]
     fn only_the_reply_whose_line_is_chosen_is_decided() {
-        let (_, mut js, keys) = two_equal_replies();
+        let (mut js, keys) = two_equal_replies();
         let table = Table::new(1);
         table.new_search();
         let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());
@@ -864,7 +864,7 @@ mod tests {
     #[test]
     fn an_unbeatable_line_ends_the_comparison() {
         let steps_of = |counted: &[usize]| {
-            let (_, mut js, mut keys) = two_equal_replies();
+            let (mut js, mut keys) = two_equal_replies();
             let table = Table::new(1);
             table.new_search();
             let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());
@@ -888,7 +888,7 @@ mod tests {
     #[test]
     fn the_last_reply_standing_needs_no_search_with_a_minimal_length() {
         for minimal in [true, false] {
-            let (_, mut js, keys) = two_equal_replies();
+            let (mut js, keys) = two_equal_replies();
             let table = Table::new(1);
             table.new_search();
             let mut search = Search::new(&table, crate::Color::Black, Limits::for_tests());

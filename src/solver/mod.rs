@@ -200,9 +200,10 @@
 //!   gain nothing: a search is offered only after 2,048 nodes. After the first proof much of
 //!   the work is bounded searches that end at their node cap undecided (on ACTの夢, the line
 //!   walk asking of three defences as long as the line's whether they are mated two plies
-//!   sooner, each a disproof 180 to 330 plies deep, 300,000 of its 2.06 million nodes with
-//!   one thread): a helper adds nodes to them, rarely an answer, and handing each to a thread
-//!   of its own instead gained nothing measurable either. benches/README.md ("Threads") has the measurements.
+//!   sooner, each a disproof 190 to 320 plies deep, 300,000 of its 2.06 million nodes with
+//!   one thread): a helper adds nodes to them, rarely an answer, and handing each to a
+//!   thread of its own instead gained nothing measurable either. benches/README.md
+//!   ("Threads") has the measurements.
 //!
 //!
 //! [`Solver::check`] uses the threads too. The crew solves the problem as above. The
