@@ -99,9 +99,9 @@ pub(crate) struct Expansion {
     /// kinds after the ones expanded are not searched, and the node's proof rests on the
     /// capture position for them ([`Expansion::proof`]).
     pub settled: SmallVec<[u8; 4]>,
-    /// The ply of the shallowest path position that a left-out repeated interposition came
-    /// back to (the saw rule of `futile.rs`): the node's proof then holds on this path only.
-    pub repeated_at: Option<u32>,
+    /// The plies of the path positions that left-out repeated interpositions came back to
+    /// (the saw rule of `futile.rs`): the node's proof then holds on this path only.
+    pub repeated_at: SmallVec<[u32; 2]>,
     /// The drop squares whose open drops count once together in the weak proof-number sum
     /// ([`folded_squares`]).
     pub folded: Bitboard,
@@ -139,17 +139,17 @@ impl Expansion {
     /// interposition's path position, and the path positions its proven children and capture
     /// positions rest on (all of them, used or not: the safe side).
     pub fn resting(&self, mut v: Value) -> Value {
-        if let Some(at) = self.repeated_at {
+        for &at in &self.repeated_at {
             v = v.resting_on(at);
         }
         for ch in &self.children {
             if ch.v.is_proven() {
-                v = v.resting_on(ch.v.rests_on);
+                v = v.resting_on_all(&ch.v);
             }
         }
         for q in &self.caps {
             if q.is_proven() {
-                v = v.resting_on(q.rests_on);
+                v = v.resting_on_all(q);
             }
         }
         v
@@ -304,6 +304,7 @@ mod tests {
             len: Plies::ZERO,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            rests_plies: 0,
             inf: NOT_ON_PATH,
         };
         Child {
@@ -410,6 +411,7 @@ mod tests {
             len: Plies::ZERO,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            rests_plies: 0,
             inf: NOT_ON_PATH,
         };
         assert_eq!(effective(&child(3, 4, Some(0)), &[open]), (2, 9));

@@ -76,8 +76,11 @@
 //!   is still their own: for a search from further down the same path it may be wrong (the
 //!   positions between may be mated, only not by the smallest mate of the node above). A proof
 //!   that leaves out a repeated interposition (the saw rule below) rests on the path too: it
-//!   goes to the same table, with the ply of the path position it rests on, and reaches the
-//!   main table once that position is proven;
+//!   goes to the same table, kept by the path positions it rests on (the capture positions
+//!   its left-out interpositions come back to) and found again below any path that has them,
+//!   whatever else the path holds (on a king walk under a long saw, the many routes the king
+//!   can take to the same position), and it reaches the main table once the shallowest of
+//!   them is proven;
 //! - every search has a ply budget: a proof records its mate length, a disproof the number of
 //!   plies it holds for, and an open node the budget its numbers were searched with; a look-up
 //!   answers only with entries valid for the budget asked (an open node's numbers serve that

@@ -2,6 +2,7 @@
 //! path-dependent disproofs that rest on a repetition, and the checker's exclusions.
 
 use super::plies::Plies;
+use super::pn::NOT_ON_PATH;
 use crate::hand::Hand;
 use crate::zobrist::KeyMap;
 use smallvec::SmallVec;
@@ -68,6 +69,9 @@ pub(crate) struct PathResult {
     pub len: Plies,
     /// For a proof, the ply of the path position it rests on; `None` for a disproof.
     pub proof_rests_on: Option<u32>,
+    /// For a proof, the plies of the path positions it rests on, modulo 64
+    /// ([`Value::rests_plies`](super::pn::Value::rests_plies)).
+    pub proof_rests_plies: u64,
     /// For a disproof, the ply of the shallowest path position it rests on
     /// ([`Value::rep`](super::pn::Value::rep)).
     pub disproof_rests_on: u32,
@@ -75,6 +79,26 @@ pub(crate) struct PathResult {
     /// repetition ([`Value::inf`](super::pn::Value::inf)).
     pub disproof_inferior: u32,
 }
+
+/// A proof that rests on path positions, kept by those positions' keys: it holds wherever
+/// they are on the path ([`Path::record_on_path`]).
+#[derive(Clone, Debug)]
+struct NeedsPath {
+    /// The full keys of the path positions it rests on (and maybe a few others: see
+    /// [`Value::rests_plies`](super::pn::Value::rests_plies)).
+    keys: SmallVec<[u64; 4]>,
+    /// The ply of its node, for a search whose table is keyed by ply (it holds at that ply).
+    ply: u32,
+    hand: Hand,
+    len: Plies,
+}
+
+/// Most [`NeedsPath`] proofs kept for one position; a new one replaces the oldest.
+const NEEDS_PER_POSITION: usize = 4;
+
+/// Most path positions a [`NeedsPath`] proof names; one that names more is kept by the whole
+/// path.
+const NEEDS_MAX_KEYS: usize = 32;
 
 /// The positions on the current path and what depends on them.
 pub(crate) struct Path {
@@ -89,7 +113,18 @@ pub(crate) struct Path {
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
     excluded: Option<KeyMap<u64, u32>>,
-    /// The entries `reps` may hold before it is cleared ([`rep_table_max`]).
+    /// Proofs that rest on one or two path positions, by their node's full key.
+    needs: KeyMap<u64, SmallVec<[NeedsPath; NEEDS_PER_POSITION]>>,
+    /// Whether some key of `needs` falls in each filter slot (cleared with it).
+    in_needs: Box<[bool; FILTER_SLOTS]>,
+    /// `by_ply[i]`: the full key of the path position at ply `i` (0: none at that ply; a
+    /// capture position is searched two plies below its node).
+    by_ply: Vec<u64>,
+    /// The length of `by_ply` before each position on the path was entered.
+    by_ply_before: Vec<usize>,
+    /// Whether results hold only at the ply they were found at (a table keyed by ply).
+    ply_keyed: bool,
+    /// The entries `reps` and `needs` may hold before they are cleared ([`rep_table_max`]).
     reps_max: usize,
     /// How many keys of the path fall in each filter slot: none, and the key is not on it.
     on_path: Box<[u32; FILTER_SLOTS]>,
@@ -113,6 +148,11 @@ impl Path {
             hash: 0,
             reps: KeyMap::default(),
             excluded: None,
+            needs: KeyMap::default(),
+            in_needs: Box::new([false; FILTER_SLOTS]),
+            by_ply: Vec::new(),
+            by_ply_before: Vec::new(),
+            ply_keyed: false,
             reps_max: rep_table_max(table_bytes),
             on_path: Box::new([0; FILTER_SLOTS]),
             in_reps: Box::new([false; FILTER_SLOTS]),
@@ -131,6 +171,9 @@ impl Path {
             self.on_path[slot(full)] += 1;
         }
         self.hash ^= mix(full);
+        self.by_ply_before.push(self.by_ply.len());
+        self.by_ply.resize(ply as usize, 0);
+        self.by_ply.push(full);
     }
 
     /// The node with full key `full` is left.
@@ -140,6 +183,9 @@ impl Path {
             self.on_path[slot(full)] -= 1;
         }
         self.hash ^= mix(full);
+        if let Some(n) = self.by_ply_before.pop() {
+            self.by_ply.truncate(n);
+        }
     }
 
     /// A node of the search (full key `full`, board key `board`, the attacker's `hand`) is
@@ -202,6 +248,8 @@ impl Path {
             self.hash ^= mix(k);
         }
         self.base.truncate(common);
+        self.by_ply.truncate(common);
+        self.by_ply_before.truncate(common);
         for (ply, &k) in keys.iter().enumerate().skip(common) {
             self.enter(k, ply as u32);
             self.base.push(k);
@@ -218,6 +266,8 @@ impl Path {
             self.on_path_board[slot(b)] -= v.len() as u32;
         }
         self.hash = 0;
+        self.by_ply.clear();
+        self.by_ply_before.clear();
         self.base.clear();
     }
 
@@ -259,13 +309,51 @@ impl Path {
             .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
     }
 
-    /// Records a result of the current node (full key `full`, on the path) that holds for
-    /// this node on this path only: a disproof that rests on a repetition, or a proof that
-    /// rests on a path position.
-    pub fn record_on_path(&mut self, full: u64, result: PathResult) {
-        if self.reps.len() >= self.reps_max {
+    /// Records a result of the current node (full key `full`, on the path at ply `ply`)
+    /// that holds for this node on this path only: a disproof that rests on a repetition,
+    /// or a proof that rests on a path position.
+    ///
+    /// A proof that rests on path positions (the capture positions of repeated
+    /// interpositions it leaves out, the saw rule of `futile.rs`) holds wherever those
+    /// positions are on the path, whatever else is: it is a mate, every line of it ends in
+    /// checkmate within its length, and what it leaves out is left out because those
+    /// positions are on the path. So it is kept by their keys (those the proof's
+    /// [`PathResult::proof_rests_plies`] names, at most [`NEEDS_MAX_KEYS`]) and found again
+    /// below any path that has them: on a long king walk under a saw the same proofs are
+    /// reached by a great many routes that differ only below those positions. (With a table
+    /// keyed by ply, only at the ply it was found at.) Everything else is kept by the whole
+    /// path.
+    pub fn record_on_path(&mut self, full: u64, ply: u32, result: PathResult) {
+        if self.reps.len() + self.needs.len() >= self.reps_max {
             self.reps.clear();
             self.in_reps.fill(false);
+            self.needs.clear();
+            self.in_needs.fill(false);
+        }
+        if let Some(at) = result.proof_rests_on {
+            let mask = result.proof_rests_plies;
+            let keys: SmallVec<[u64; 4]> = (at..ply.min(self.by_ply.len() as u32))
+                .filter(|p| mask & (1 << (p % 64)) != 0)
+                .map(|p| self.by_ply[p as usize])
+                .filter(|&k| k != 0)
+                .take(NEEDS_MAX_KEYS + 1)
+                .collect();
+            if !keys.is_empty() && keys.len() <= NEEDS_MAX_KEYS {
+                let kept = self.needs.entry(full).or_default();
+                kept.retain(|n| n.keys != keys || n.ply != ply);
+                let entry = NeedsPath {
+                    keys,
+                    ply,
+                    hand: result.hand,
+                    len: result.len,
+                };
+                if kept.len() == NEEDS_PER_POSITION {
+                    kept.remove(0);
+                }
+                kept.push(entry);
+                self.in_needs[slot(full)] = true;
+                return;
+            }
         }
         // The path hash includes this node; the key uses its ancestors only.
         let key = full ^ self.hash ^ mix(full);
@@ -273,8 +361,15 @@ impl Path {
         self.reps.insert(key, result);
     }
 
-    /// The path-dependent result recorded for the child with full key `full` of the current
-    /// node.
+    /// Results the search is told to keep to the ply they were found at (its table is keyed
+    /// by ply: see `Search::key_by_depth`).
+    pub fn key_by_ply(&mut self) {
+        self.ply_keyed = true;
+    }
+
+    /// The path-dependent result recorded for the position with full key `full`, reached
+    /// at ply `ply` below the current node, that holds on the current path and that
+    /// `usable` accepts.
     ///
     /// A disproof that rests on an inferior repetition of a node ([`Path::inferior_ply`])
     /// holds for that node's smallest mate: the positions between may well be mated. So it
@@ -284,24 +379,50 @@ impl Path {
     /// before the root: reaching one of those again is a repetition only when exact, and a
     /// disproof that rests on exact repetitions holds for every search on the path.)
     #[inline]
-    pub fn on_path_result(&self, full: u64) -> Option<PathResult> {
+    pub fn on_path_result(
+        &self,
+        full: u64,
+        ply: u32,
+        usable: impl Fn(&PathResult) -> bool,
+    ) -> Option<PathResult> {
         let key = full ^ self.hash;
-        if !self.in_reps[slot(key)] {
+        if self.in_reps[slot(key)] {
+            if let Some(r) = self.reps.get(&key).copied() {
+                let root = self.base.len() as u32;
+                if (r.proof_rests_on.is_some() || r.disproof_inferior >= root) && usable(&r) {
+                    return Some(r);
+                }
+            }
+        }
+        if !self.in_needs[slot(full)] {
             return None;
         }
-        let r = self.reps.get(&key).copied()?;
-        let root = self.base.len() as u32;
-        if r.proof_rests_on.is_none() && r.disproof_inferior < root {
-            return None;
-        }
-        Some(r)
+        self.needs.get(&full)?.iter().rev().find_map(|n| {
+            if self.ply_keyed && n.ply != ply {
+                return None;
+            }
+            let (mut at, mut plies) = (NOT_ON_PATH, 0u64);
+            for &k in &n.keys {
+                let p = self.ply_of(k).filter(|&p| p < ply)?;
+                at = at.min(p);
+                plies |= 1 << (p % 64);
+            }
+            let r = PathResult {
+                hand: n.hand,
+                len: n.len,
+                proof_rests_on: Some(at),
+                proof_rests_plies: plies,
+                disproof_rests_on: NOT_ON_PATH,
+                disproof_inferior: NOT_ON_PATH,
+            };
+            usable(&r).then_some(r)
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::pn::NOT_ON_PATH;
 
     #[test]
     fn entering_and_leaving_restores_the_hash() {
@@ -348,17 +469,87 @@ mod tests {
             hand: Hand::EMPTY,
             len: Plies::new(7),
             proof_rests_on: None,
+            proof_rests_plies: 0,
             disproof_rests_on: 0,
             disproof_inferior: NOT_ON_PATH,
         };
-        p.record_on_path(child, r);
+        p.record_on_path(child, 1, r);
         p.leave(child);
         // Looked up from the parent, on the same path: found.
-        assert_eq!(p.on_path_result(child), Some(r));
+        assert_eq!(p.on_path_result(child, 1, |_| true), Some(r));
         // On another path to the same parent: not found.
         p.leave(root);
         p.set(&[99, root]);
-        assert_eq!(p.on_path_result(child), None);
+        assert_eq!(p.on_path_result(child, 2, |_| true), None);
+    }
+
+    /// A proof that rests on path positions is found again below any path that has them, at
+    /// any ply, with the plies they are at there; not below one that lacks one of them, nor
+    /// at another ply when results are kept to their ply.
+    #[test]
+    fn a_proof_resting_on_path_positions_holds_wherever_they_are_on_the_path() {
+        let mut p = Path::new(1 << 20);
+        let (q1, q2, x) = (100u64, 200u64, 300u64);
+        let proof = |plies: &[u32]| PathResult {
+            hand: Hand::EMPTY,
+            len: Plies::new(5),
+            proof_rests_on: plies.iter().copied().min(),
+            proof_rests_plies: plies.iter().fold(0, |m, &p| m | 1 << (p % 64)),
+            disproof_rests_on: NOT_ON_PATH,
+            disproof_inferior: NOT_ON_PATH,
+        };
+        // Found at `x` (ply 4) on the path 1, q1, 2, q2, resting on q1 (ply 1) and q2 (3).
+        p.set(&[1, q1, 2, q2]);
+        p.enter_node(x, x, Hand::EMPTY, 4);
+        p.record_on_path(x, 4, proof(&[1, 3]));
+        p.leave_node(x, x);
+        assert_eq!(p.on_path_result(x, 4, |_| true), Some(proof(&[1, 3])));
+        // Another path with both, in another order and at other plies: found there.
+        p.set(&[7, q2, 8, 9, q1, 6]);
+        assert_eq!(p.on_path_result(x, 6, |_| true), Some(proof(&[1, 4])));
+        // `usable` may refuse it (a budget shorter than the mate).
+        assert_eq!(p.on_path_result(x, 6, |r| r.len <= Plies::new(3)), None);
+        // A path without q2: not found.
+        p.set(&[7, q1, 8, 9]);
+        assert_eq!(p.on_path_result(x, 4, |_| true), None);
+        // Kept to its ply.
+        p.set(&[3, q1, 2, q2, 5]);
+        p.key_by_ply();
+        assert_eq!(p.on_path_result(x, 5, |_| true), None);
+        p.set(&[3, q1, 2, q2]);
+        assert_eq!(p.on_path_result(x, 4, |_| true), Some(proof(&[1, 3])));
+    }
+
+    /// Plies 64 apart share a bit: the proof is then kept by every path position the bits
+    /// name, and found only below paths that have them all.
+    #[test]
+    fn a_proof_names_the_positions_its_plies_modulo_64_give() {
+        let mut p = Path::new(1 << 20);
+        let keys: Vec<u64> = (1000..1070).collect();
+        let x = 5u64;
+        let r = PathResult {
+            hand: Hand::EMPTY,
+            len: Plies::new(3),
+            proof_rests_on: Some(2),
+            proof_rests_plies: 1 << 2,
+            disproof_rests_on: NOT_ON_PATH,
+            disproof_inferior: NOT_ON_PATH,
+        };
+        // Ply 2 and ply 66 share the bit.
+        p.set(&keys);
+        p.record_on_path(x, 70, r);
+        assert!(p.on_path_result(x, 70, |_| true).is_some());
+        let mut other = keys.clone();
+        other[66] = 9;
+        p.set(&other);
+        assert_eq!(p.on_path_result(x, 70, |_| true), None);
+        other[66] = keys[66];
+        other[40] = 9;
+        p.set(&other);
+        assert!(
+            p.on_path_result(x, 70, |_| true).is_some(),
+            "ply 40 is not named"
+        );
     }
 
     /// A disproof found by a search from `a` (ply 0) that rests on an inferior repetition
@@ -372,6 +563,7 @@ mod tests {
             hand: Hand::EMPTY,
             len: Plies::Unlimited,
             proof_rests_on: None,
+            proof_rests_plies: 0,
             disproof_rests_on: ply,
             disproof_inferior: if inferior { ply } else { NOT_ON_PATH },
         };
@@ -381,24 +573,24 @@ mod tests {
         p.enter_node(c, 3, Hand::EMPTY, 2);
         for (k, inferior) in [(d, true), (e, false)] {
             p.enter_node(k, k, Hand::EMPTY, 3);
-            p.record_on_path(k, resting_on(1, inferior));
+            p.record_on_path(k, 3, resting_on(1, inferior));
             p.leave_node(k, k);
         }
-        assert_eq!(p.on_path_result(d), Some(resting_on(1, true)));
+        assert_eq!(p.on_path_result(d, 3, |_| true), Some(resting_on(1, true)));
         p.leave_node(c, 3);
         p.leave_node(b, 2);
         p.leave_node(a, 1);
         // A search from `c` (the path before it: a, b).
         p.set(&[a, b]);
         p.enter_node(c, 3, Hand::EMPTY, 2);
-        assert_eq!(p.on_path_result(d), None);
-        assert_eq!(p.on_path_result(e), Some(resting_on(1, false)));
+        assert_eq!(p.on_path_result(d, 3, |_| true), None);
+        assert_eq!(p.on_path_result(e, 3, |_| true), Some(resting_on(1, false)));
         p.leave_node(c, 3);
         // A search from `b` (the path before it: a): `b` is its own again.
         p.set(&[a]);
         p.enter_node(b, 2, Hand::EMPTY, 1);
         p.enter_node(c, 3, Hand::EMPTY, 2);
-        assert_eq!(p.on_path_result(d), Some(resting_on(1, true)));
+        assert_eq!(p.on_path_result(d, 3, |_| true), Some(resting_on(1, true)));
     }
 
     #[test]

@@ -83,9 +83,15 @@ pub(crate) struct Value {
     /// For a proof: the ply of the shallowest position of the current path that the proof
     /// rests on ([`NOT_ON_PATH`]: none). A repeated interposition (the saw rule of
     /// `futile.rs`) is left out only because its capture position is on the path; the proof
-    /// holds on other paths only once that position itself is proven, where it stops
-    /// resting on anything.
+    /// holds on other paths that have the positions it rests on ([`Value::rests_plies`]),
+    /// and on any path once the shallowest of them is proven, where it stops resting on
+    /// anything.
     pub rests_on: u32,
+    /// For a proof: the plies of the path positions it rests on, modulo 64 (bit `p % 64`
+    /// for ply `p`). With [`Value::rests_on`], the shallowest, it names a set of path
+    /// positions that holds all those the proof rests on (and others, where plies 64 apart
+    /// share a bit); the proof holds on any path that has them (`Path::record_on_path`).
+    pub rests_plies: u64,
     /// For a disproof: the ply of the shallowest node of the search that it rests on through
     /// an inferior repetition (劣等局面, see `Search::lookup_keys`), [`NOT_ON_PATH`] for
     /// none; such a node is in [`Value::rep`] too. The disproof then holds for that node's
@@ -112,6 +118,7 @@ impl Value {
             len,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            rests_plies: 0,
             inf: NOT_ON_PATH,
         }
     }
@@ -125,6 +132,7 @@ impl Value {
             len: depth,
             rep,
             rests_on: NOT_ON_PATH,
+            rests_plies: 0,
             inf: NOT_ON_PATH,
         }
     }
@@ -137,8 +145,19 @@ impl Value {
     /// This proof, resting on the path position at ply `ply` as well (see
     /// [`Value::rests_on`]).
     pub fn resting_on(mut self, ply: u32) -> Value {
-        self.rests_on = self.rests_on.min(ply);
+        if ply != NOT_ON_PATH {
+            self.rests_on = self.rests_on.min(ply);
+            self.rests_plies |= 1 << (ply % 64);
+        }
         self
+    }
+    /// This proof, resting on every path position that the proof `other` rests on as well.
+    pub fn resting_on_all(self, other: &Value) -> Value {
+        let mut v = self.resting_on(other.rests_on);
+        if other.rests_on != NOT_ON_PATH {
+            v.rests_plies |= other.rests_plies;
+        }
+        v
     }
     /// Whether this is a proof that holds on the current path only.
     pub fn on_path_only(&self) -> bool {
@@ -163,6 +182,7 @@ impl Value {
     pub fn settled_at(mut self, ply: u32) -> Value {
         if self.rests_on >= ply {
             self.rests_on = NOT_ON_PATH;
+            self.rests_plies = 0;
         }
         if self.rep != REP_OUTSIDE && self.rep >= ply {
             self.rep = NOT_ON_PATH;

@@ -476,6 +476,7 @@ impl<'a> Search<'a> {
     /// clear of the line) this is not needed.
     pub fn key_by_depth(&mut self) {
         self.by_depth = true;
+        self.path.key_by_ply();
     }
 
     /// The table key of a node with board key `board` at ply `depth`.
@@ -518,10 +519,11 @@ impl<'a> Search<'a> {
                 hand: v.hand,
                 len: v.len,
                 proof_rests_on: v.on_path_only().then_some(v.rests_on),
+                proof_rests_plies: v.rests_plies,
                 disproof_rests_on: v.rep,
                 disproof_inferior: v.inf,
             };
-            self.path.record_on_path(pos.key(), result);
+            self.path.record_on_path(pos.key(), depth, result);
             return;
         }
         // A table of exact proofs keeps the hand the proof was found with (see
@@ -590,18 +592,20 @@ impl<'a> Search<'a> {
             let v = Value::disproven(hand, at, Plies::Unlimited).through_inferior(at);
             return (v, true);
         }
-        if let Some(r) = self.path.on_path_result(full) {
-            match r.proof_rests_on {
-                None if r.len >= budget => {
-                    let v = Value::disproven(r.hand, r.disproof_rests_on, r.len)
-                        .through_inferior(r.disproof_inferior);
-                    return (v, true);
-                }
-                Some(at) if r.len <= budget => {
-                    return (Value::proven(r.hand, r.len).resting_on(at), true);
-                }
-                _ => {}
-            }
+        let usable = |r: &PathResult| match r.proof_rests_on {
+            None => r.len >= budget,
+            Some(_) => r.len <= budget,
+        };
+        if let Some(r) = self.path.on_path_result(full, ply, usable) {
+            let v = match r.proof_rests_on {
+                None => Value::disproven(r.hand, r.disproof_rests_on, r.len)
+                    .through_inferior(r.disproof_inferior),
+                Some(at) => Value {
+                    rests_plies: r.proof_rests_plies,
+                    ..Value::proven(r.hand, r.len).resting_on(at)
+                },
+            };
+            return (v, true);
         }
         let p = self.table.probe(self.table_key(board, ply), hand, budget);
         let v = Value {
@@ -611,6 +615,7 @@ impl<'a> Search<'a> {
             len: p.len,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            rests_plies: 0,
             inf: NOT_ON_PATH,
         };
         (v, p.found)
@@ -709,6 +714,7 @@ impl<'a> Search<'a> {
             len: budget,
             rep: NOT_ON_PATH,
             rests_on: NOT_ON_PATH,
+            rests_plies: 0,
             inf: NOT_ON_PATH,
         }
     }
@@ -797,7 +803,7 @@ impl<'a> Search<'a> {
                 // transposition table from here.
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, v.len.inc())
-                    .resting_on(v.rests_on)
+                    .resting_on_all(&v)
                     .settled_at(depth);
                 self.record(pos, depth, v, Some(mv), 1);
                 return Err(v);
@@ -824,7 +830,7 @@ impl<'a> Search<'a> {
             .expect("a proven child");
         let ph = hands::proof_before_attack(pos, ch.mv, ch.v.hand);
         let v = Value::proven(ph, ch.v.len.inc())
-            .resting_on(ch.v.rests_on)
+            .resting_on_all(&ch.v)
             .settled_at(depth);
         (v, ch.mv)
     }
@@ -879,7 +885,7 @@ impl<'a> Search<'a> {
             if v.is_proven() {
                 let ph = hands::proof_before_attack(pos, mv, v.hand);
                 let v = Value::proven(ph, Plies::new(1))
-                    .resting_on(v.rests_on)
+                    .resting_on_all(&v)
                     .settled_at(depth);
                 // One that rests on a path position is not recorded: the path-keyed table
                 // expects the node on the path, and this one never enters it.
@@ -1100,8 +1106,8 @@ impl<'a> Search<'a> {
         let at = futile::repeated_plies(node.pos, checker, &firsts, board_replies, |k| {
             self.path.ply_of(k)
         });
-        exp.repeated_at = at.iter().flatten().copied().min();
-        if exp.repeated_at.is_some() {
+        exp.repeated_at = at.iter().flatten().copied().collect();
+        if !exp.repeated_at.is_empty() {
             let mut i = 0;
             drop_squares.retain(|_| {
                 i += 1;
@@ -1197,11 +1203,12 @@ impl<'a> Search<'a> {
         let at = futile::repeated_plies(pos, checker, &firsts, board_replies, |k| {
             self.path.ply_of(k)
         });
-        let mut rests_on = NOT_ON_PATH;
+        // What the proof rests on, gathered in a proof's value.
+        let mut rests = Value::proven(hand, Plies::ZERO);
         let mut done: SmallVec<[Square; 8]> = SmallVec::new();
         for (f, a) in firsts.iter().zip(&at) {
             if let Some(a) = *a {
-                rests_on = rests_on.min(a);
+                rests = rests.resting_on(a);
                 done.push(f.to());
             }
         }
@@ -1224,14 +1231,14 @@ impl<'a> Search<'a> {
             if !v.is_proven() {
                 return fail;
             }
-            rests_on = rests_on.min(v.rests_on);
+            rests = rests.resting_on_all(&v);
             ph = ph.max(v.hand);
             if mv.is_drop() {
                 done.push(mv.to());
             }
         }
         Value::proven(ph.min(hand), Plies::ZERO)
-            .resting_on(rests_on)
+            .resting_on_all(&rests)
             .settled_at(depth)
     }
 
