@@ -1,5 +1,6 @@
 //! The current search path: the positions on it (a repetition never mates), the
-//! path-dependent disproofs that rest on a repetition, and the checker's exclusions.
+//! path-dependent results (disproofs that rest on a repetition, proofs that rest on path
+//! positions), and the checker's exclusions.
 
 use super::plies::Plies;
 use super::pn::NOT_ON_PATH;
@@ -81,7 +82,7 @@ pub(crate) struct PathResult {
 }
 
 /// A proof that rests on path positions, kept by those positions' keys: it holds wherever
-/// they are on the path ([`Path::record_on_path`]).
+/// they are on the path ([`PathProofs`]).
 #[derive(Clone, Debug)]
 struct NeedsPath {
     /// The full keys of the path positions it rests on (and maybe a few others: see
@@ -113,18 +114,12 @@ pub(crate) struct Path {
     /// map to: the uniqueness checker's search for a second solution that does not merely
     /// come back to the main line.
     excluded: Option<KeyMap<u64, u32>>,
-    /// Proofs that rest on one or two path positions, by their node's full key.
-    needs: KeyMap<u64, SmallVec<[NeedsPath; NEEDS_PER_POSITION]>>,
-    /// Whether some key of `needs` falls in each filter slot (cleared with it).
-    in_needs: Box<[bool; FILTER_SLOTS]>,
     /// `by_ply[i]`: the full key of the path position at ply `i` (0: none at that ply; a
     /// capture position is searched two plies below its node).
     by_ply: Vec<u64>,
     /// The length of `by_ply` before each position on the path was entered.
     by_ply_before: Vec<usize>,
-    /// Whether results hold only at the ply they were found at (a table keyed by ply).
-    ply_keyed: bool,
-    /// The entries `reps` and `needs` may hold before they are cleared ([`rep_table_max`]).
+    /// The entries `reps` may hold before it is cleared ([`rep_table_max`]).
     reps_max: usize,
     /// How many keys of the path fall in each filter slot: none, and the key is not on it.
     on_path: Box<[u32; FILTER_SLOTS]>,
@@ -148,11 +143,8 @@ impl Path {
             hash: 0,
             reps: KeyMap::default(),
             excluded: None,
-            needs: KeyMap::default(),
-            in_needs: Box::new([false; FILTER_SLOTS]),
             by_ply: Vec::new(),
             by_ply_before: Vec::new(),
-            ply_keyed: false,
             reps_max: rep_table_max(table_bytes),
             on_path: Box::new([0; FILTER_SLOTS]),
             in_reps: Box::new([false; FILTER_SLOTS]),
@@ -309,51 +301,13 @@ impl Path {
             .is_some_and(|e| e.get(&full).is_some_and(|&at| ply > at))
     }
 
-    /// Records a result of the current node (full key `full`, on the path at ply `ply`)
-    /// that holds for this node on this path only: a disproof that rests on a repetition,
-    /// or a proof that rests on a path position.
-    ///
-    /// A proof that rests on path positions (the capture positions of repeated
-    /// interpositions it leaves out, the saw rule of `futile.rs`) holds wherever those
-    /// positions are on the path, whatever else is: it is a mate, every line of it ends in
-    /// checkmate within its length, and what it leaves out is left out because those
-    /// positions are on the path. So it is kept by their keys (those the proof's
-    /// [`PathResult::proof_rests_plies`] names, at most [`NEEDS_MAX_KEYS`]) and found again
-    /// below any path that has them: on a long king walk under a saw the same proofs are
-    /// reached by a great many routes that differ only below those positions. (With a table
-    /// keyed by ply, only at the ply it was found at.) Everything else is kept by the whole
-    /// path.
-    pub fn record_on_path(&mut self, full: u64, ply: u32, result: PathResult) {
-        if self.reps.len() + self.needs.len() >= self.reps_max {
+    /// Records a result of the current node (full key `full`, on the path) that holds for
+    /// this node on this path only: a disproof that rests on a repetition, or a proof that
+    /// rests on a path position that [`PathProofs`] does not keep.
+    pub fn record_on_path(&mut self, full: u64, result: PathResult) {
+        if self.reps.len() >= self.reps_max {
             self.reps.clear();
             self.in_reps.fill(false);
-            self.needs.clear();
-            self.in_needs.fill(false);
-        }
-        if let Some(at) = result.proof_rests_on {
-            let mask = result.proof_rests_plies;
-            let keys: SmallVec<[u64; 4]> = (at..ply.min(self.by_ply.len() as u32))
-                .filter(|p| mask & (1 << (p % 64)) != 0)
-                .map(|p| self.by_ply[p as usize])
-                .filter(|&k| k != 0)
-                .take(NEEDS_MAX_KEYS + 1)
-                .collect();
-            if !keys.is_empty() && keys.len() <= NEEDS_MAX_KEYS {
-                let kept = self.needs.entry(full).or_default();
-                kept.retain(|n| n.keys != keys || n.ply != ply);
-                let entry = NeedsPath {
-                    keys,
-                    ply,
-                    hand: result.hand,
-                    len: result.len,
-                };
-                if kept.len() == NEEDS_PER_POSITION {
-                    kept.remove(0);
-                }
-                kept.push(entry);
-                self.in_needs[slot(full)] = true;
-                return;
-            }
         }
         // The path hash includes this node; the key uses its ancestors only.
         let key = full ^ self.hash ^ mix(full);
@@ -361,15 +315,22 @@ impl Path {
         self.reps.insert(key, result);
     }
 
-    /// Results the search is told to keep to the ply they were found at (its table is keyed
-    /// by ply: see `Search::key_by_depth`).
-    pub fn key_by_ply(&mut self) {
-        self.ply_keyed = true;
+    /// The keys of the path positions at plies from `at` to below `ply` whose plies modulo
+    /// 64 are in `plies` ([`Value::rests_plies`](super::pn::Value::rests_plies)): those a
+    /// proof found at ply `ply` rests on, and maybe a few more. `None` if there are none or
+    /// more than [`NEEDS_MAX_KEYS`].
+    pub fn keys_named(&self, at: u32, plies: u64, ply: u32) -> Option<SmallVec<[u64; 4]>> {
+        let keys: SmallVec<[u64; 4]> = (at..ply.min(self.by_ply.len() as u32))
+            .filter(|p| plies & (1 << (p % 64)) != 0)
+            .map(|p| self.by_ply[p as usize])
+            .filter(|&k| k != 0)
+            .take(NEEDS_MAX_KEYS + 1)
+            .collect();
+        (!keys.is_empty() && keys.len() <= NEEDS_MAX_KEYS).then_some(keys)
     }
 
-    /// The path-dependent result recorded for the position with full key `full`, reached
-    /// at ply `ply` below the current node, that holds on the current path and that
-    /// `usable` accepts.
+    /// The path-dependent result recorded for the child with full key `full` of the current
+    /// node, on this path.
     ///
     /// A disproof that rests on an inferior repetition of a node ([`Path::inferior_ply`])
     /// holds for that node's smallest mate: the positions between may well be mated. So it
@@ -379,31 +340,126 @@ impl Path {
     /// before the root: reaching one of those again is a repetition only when exact, and a
     /// disproof that rests on exact repetitions holds for every search on the path.)
     #[inline]
-    pub fn on_path_result(
+    pub fn on_path_result(&self, full: u64) -> Option<PathResult> {
+        let key = full ^ self.hash;
+        if !self.in_reps[slot(key)] {
+            return None;
+        }
+        let r = self.reps.get(&key).copied()?;
+        let root = self.base.len() as u32;
+        if r.proof_rests_on.is_none() && r.disproof_inferior < root {
+            return None;
+        }
+        Some(r)
+    }
+}
+
+/// Proofs that rest on path positions (the capture positions of repeated interpositions they
+/// leave out, the saw rule of `futile.rs`), kept by those positions' keys and shared by the
+/// threads that search on one table (it holds them beside its entries).
+///
+/// Such a proof holds wherever those positions are on the path, whatever else is: it is a
+/// mate, every line of it ends in checkmate within its length, and what it leaves out is
+/// left out because those positions are on the path. So it is found again below any path
+/// that has them: on a long king walk under a saw the same proofs are reached by a great many
+/// routes that differ only below those positions, and by every thread. (For a table keyed by
+/// ply, only at the ply it was found at.) A proof that names more than [`NEEDS_MAX_KEYS`]
+/// positions is kept by its thread's [`Path`] under the whole path instead.
+pub(crate) struct PathProofs {
+    /// The proofs by their node's full key, in shards by the key's top bits.
+    shards: Box<[std::sync::Mutex<ProofShard>]>,
+    /// Whether some node's key falls in each filter slot (cleared with the shards).
+    filter: Box<[std::sync::atomic::AtomicBool]>,
+    /// Positions held (about: each thread adds its own), and the most before all is cleared.
+    len: std::sync::atomic::AtomicUsize,
+    max: usize,
+}
+
+/// One shard of [`PathProofs`]: the proofs kept for each node's full key.
+type ProofShard = KeyMap<u64, SmallVec<[NeedsPath; NEEDS_PER_POSITION]>>;
+
+/// Shards of [`PathProofs`]: enough that the threads seldom wait on one another.
+const PROOF_SHARDS: usize = 64;
+
+impl PathProofs {
+    /// Room beside a transposition table of `table_bytes` ([`rep_table_max`]).
+    pub fn new(table_bytes: usize) -> PathProofs {
+        PathProofs {
+            shards: (0..PROOF_SHARDS).map(|_| Default::default()).collect(),
+            filter: (0..FILTER_SLOTS).map(|_| Default::default()).collect(),
+            len: Default::default(),
+            max: rep_table_max(table_bytes),
+        }
+    }
+
+    #[inline]
+    fn shard(&self, full: u64) -> &std::sync::Mutex<ProofShard> {
+        &self.shards[(full >> 58) as usize % PROOF_SHARDS]
+    }
+
+    /// Forgets every proof: a new search on the table.
+    pub fn clear(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        for s in self.shards.iter() {
+            s.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+        for f in self.filter.iter() {
+            f.store(false, Relaxed);
+        }
+        self.len.store(0, Relaxed);
+    }
+
+    /// Keeps the proof (`hand`, `len`) of the node with full key `full`, found at ply `ply`,
+    /// that rests on the path positions with keys `keys` ([`Path::keys_named`]).
+    pub fn insert(&self, full: u64, keys: SmallVec<[u64; 4]>, ply: u32, hand: Hand, len: Plies) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.len.load(Relaxed) >= self.max {
+            self.clear();
+        }
+        let mut shard = self.shard(full).lock().unwrap_or_else(|e| e.into_inner());
+        let kept = match shard.entry(full) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                self.len.fetch_add(1, Relaxed);
+                e.insert(SmallVec::new())
+            }
+        };
+        kept.retain(|n| n.keys != keys || n.ply != ply);
+        if kept.len() == NEEDS_PER_POSITION {
+            kept.remove(0);
+        }
+        kept.push(NeedsPath {
+            keys,
+            ply,
+            hand,
+            len,
+        });
+        self.filter[slot(full)].store(true, Relaxed);
+    }
+
+    /// A proof kept for the position with full key `full`, reached at ply `ply`, whose
+    /// positions are all on the current path (`ply_of` gives their plies there) above it,
+    /// that `usable` accepts; the newest first. With `ply_keyed`, only one found at `ply`.
+    #[inline]
+    pub fn find(
         &self,
         full: u64,
         ply: u32,
+        ply_keyed: bool,
+        ply_of: impl Fn(u64) -> Option<u32>,
         usable: impl Fn(&PathResult) -> bool,
     ) -> Option<PathResult> {
-        let key = full ^ self.hash;
-        if self.in_reps[slot(key)] {
-            if let Some(r) = self.reps.get(&key).copied() {
-                let root = self.base.len() as u32;
-                if (r.proof_rests_on.is_some() || r.disproof_inferior >= root) && usable(&r) {
-                    return Some(r);
-                }
-            }
-        }
-        if !self.in_needs[slot(full)] {
+        if !self.filter[slot(full)].load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        self.needs.get(&full)?.iter().rev().find_map(|n| {
-            if self.ply_keyed && n.ply != ply {
+        let shard = self.shard(full).lock().unwrap_or_else(|e| e.into_inner());
+        shard.get(&full)?.iter().rev().find_map(|n| {
+            if ply_keyed && n.ply != ply {
                 return None;
             }
             let (mut at, mut plies) = (NOT_ON_PATH, 0u64);
             for &k in &n.keys {
-                let p = self.ply_of(k).filter(|&p| p < ply)?;
+                let p = ply_of(k).filter(|&p| p < ply)?;
                 at = at.min(p);
                 plies |= 1 << (p % 64);
             }
@@ -473,51 +529,69 @@ mod tests {
             disproof_rests_on: 0,
             disproof_inferior: NOT_ON_PATH,
         };
-        p.record_on_path(child, 1, r);
+        p.record_on_path(child, r);
         p.leave(child);
         // Looked up from the parent, on the same path: found.
-        assert_eq!(p.on_path_result(child, 1, |_| true), Some(r));
+        assert_eq!(p.on_path_result(child), Some(r));
         // On another path to the same parent: not found.
         p.leave(root);
         p.set(&[99, root]);
-        assert_eq!(p.on_path_result(child, 2, |_| true), None);
+        assert_eq!(p.on_path_result(child), None);
+    }
+
+    /// What the search does with a proof that rests on path positions: the path names their
+    /// keys, the shared proofs keep it by them.
+    fn keep(p: &Path, proofs: &PathProofs, x: u64, ply: u32, plies: &[u32]) {
+        let mask = plies.iter().fold(0, |m, &q| m | 1 << (q % 64));
+        let at = plies.iter().copied().min().unwrap();
+        let keys = p
+            .keys_named(at, mask, ply)
+            .expect("named positions on the path");
+        proofs.insert(x, keys, ply, Hand::EMPTY, Plies::new(5));
+    }
+
+    /// The proof [`keep`] keeps, as found on a path where its positions are at `plies`.
+    fn kept(plies: &[u32]) -> Option<PathResult> {
+        Some(PathResult {
+            hand: Hand::EMPTY,
+            len: Plies::new(5),
+            proof_rests_on: plies.iter().copied().min(),
+            proof_rests_plies: plies.iter().fold(0, |m, &q| m | 1 << (q % 64)),
+            disproof_rests_on: NOT_ON_PATH,
+            disproof_inferior: NOT_ON_PATH,
+        })
     }
 
     /// A proof that rests on path positions is found again below any path that has them, at
     /// any ply, with the plies they are at there; not below one that lacks one of them, nor
-    /// at another ply when results are kept to their ply.
+    /// at another ply when results are kept to their ply; not after a new search.
     #[test]
     fn a_proof_resting_on_path_positions_holds_wherever_they_are_on_the_path() {
         let mut p = Path::new(1 << 20);
+        let proofs = PathProofs::new(1 << 20);
         let (q1, q2, x) = (100u64, 200u64, 300u64);
-        let proof = |plies: &[u32]| PathResult {
-            hand: Hand::EMPTY,
-            len: Plies::new(5),
-            proof_rests_on: plies.iter().copied().min(),
-            proof_rests_plies: plies.iter().fold(0, |m, &p| m | 1 << (p % 64)),
-            disproof_rests_on: NOT_ON_PATH,
-            disproof_inferior: NOT_ON_PATH,
-        };
+        let find = |p: &Path, ply, keyed| proofs.find(x, ply, keyed, |k| p.ply_of(k), |_| true);
         // Found at `x` (ply 4) on the path 1, q1, 2, q2, resting on q1 (ply 1) and q2 (3).
         p.set(&[1, q1, 2, q2]);
-        p.enter_node(x, x, Hand::EMPTY, 4);
-        p.record_on_path(x, 4, proof(&[1, 3]));
-        p.leave_node(x, x);
-        assert_eq!(p.on_path_result(x, 4, |_| true), Some(proof(&[1, 3])));
+        keep(&p, &proofs, x, 4, &[1, 3]);
+        assert_eq!(find(&p, 4, false), kept(&[1, 3]));
         // Another path with both, in another order and at other plies: found there.
         p.set(&[7, q2, 8, 9, q1, 6]);
-        assert_eq!(p.on_path_result(x, 6, |_| true), Some(proof(&[1, 4])));
+        assert_eq!(find(&p, 6, false), kept(&[1, 4]));
         // `usable` may refuse it (a budget shorter than the mate).
-        assert_eq!(p.on_path_result(x, 6, |r| r.len <= Plies::new(3)), None);
+        let short = proofs.find(x, 6, false, |k| p.ply_of(k), |r| r.len <= Plies::new(3));
+        assert_eq!(short, None);
         // A path without q2: not found.
         p.set(&[7, q1, 8, 9]);
-        assert_eq!(p.on_path_result(x, 4, |_| true), None);
+        assert_eq!(find(&p, 4, false), None);
         // Kept to its ply.
         p.set(&[3, q1, 2, q2, 5]);
-        p.key_by_ply();
-        assert_eq!(p.on_path_result(x, 5, |_| true), None);
+        assert_eq!(find(&p, 5, true), None);
+        assert_eq!(find(&p, 5, false), kept(&[1, 3]));
         p.set(&[3, q1, 2, q2]);
-        assert_eq!(p.on_path_result(x, 4, |_| true), Some(proof(&[1, 3])));
+        assert_eq!(find(&p, 4, true), kept(&[1, 3]));
+        proofs.clear();
+        assert_eq!(find(&p, 4, false), None);
     }
 
     /// Plies 64 apart share a bit: the proof is then kept by every path position the bits
@@ -525,31 +599,22 @@ mod tests {
     #[test]
     fn a_proof_names_the_positions_its_plies_modulo_64_give() {
         let mut p = Path::new(1 << 20);
+        let proofs = PathProofs::new(1 << 20);
         let keys: Vec<u64> = (1000..1070).collect();
         let x = 5u64;
-        let r = PathResult {
-            hand: Hand::EMPTY,
-            len: Plies::new(3),
-            proof_rests_on: Some(2),
-            proof_rests_plies: 1 << 2,
-            disproof_rests_on: NOT_ON_PATH,
-            disproof_inferior: NOT_ON_PATH,
-        };
+        let find = |p: &Path| proofs.find(x, 70, false, |k| p.ply_of(k), |_| true);
         // Ply 2 and ply 66 share the bit.
         p.set(&keys);
-        p.record_on_path(x, 70, r);
-        assert!(p.on_path_result(x, 70, |_| true).is_some());
+        keep(&p, &proofs, x, 70, &[2]);
+        assert_eq!(find(&p), kept(&[2, 66]));
         let mut other = keys.clone();
         other[66] = 9;
         p.set(&other);
-        assert_eq!(p.on_path_result(x, 70, |_| true), None);
+        assert_eq!(find(&p), None);
         other[66] = keys[66];
         other[40] = 9;
         p.set(&other);
-        assert!(
-            p.on_path_result(x, 70, |_| true).is_some(),
-            "ply 40 is not named"
-        );
+        assert_eq!(find(&p), kept(&[2, 66]), "ply 40 is not named");
     }
 
     /// A disproof found by a search from `a` (ply 0) that rests on an inferior repetition
@@ -573,24 +638,24 @@ mod tests {
         p.enter_node(c, 3, Hand::EMPTY, 2);
         for (k, inferior) in [(d, true), (e, false)] {
             p.enter_node(k, k, Hand::EMPTY, 3);
-            p.record_on_path(k, 3, resting_on(1, inferior));
+            p.record_on_path(k, resting_on(1, inferior));
             p.leave_node(k, k);
         }
-        assert_eq!(p.on_path_result(d, 3, |_| true), Some(resting_on(1, true)));
+        assert_eq!(p.on_path_result(d), Some(resting_on(1, true)));
         p.leave_node(c, 3);
         p.leave_node(b, 2);
         p.leave_node(a, 1);
         // A search from `c` (the path before it: a, b).
         p.set(&[a, b]);
         p.enter_node(c, 3, Hand::EMPTY, 2);
-        assert_eq!(p.on_path_result(d, 3, |_| true), None);
-        assert_eq!(p.on_path_result(e, 3, |_| true), Some(resting_on(1, false)));
+        assert_eq!(p.on_path_result(d), None);
+        assert_eq!(p.on_path_result(e), Some(resting_on(1, false)));
         p.leave_node(c, 3);
         // A search from `b` (the path before it: a): `b` is its own again.
         p.set(&[a]);
         p.enter_node(b, 2, Hand::EMPTY, 1);
         p.enter_node(c, 3, Hand::EMPTY, 2);
-        assert_eq!(p.on_path_result(d, 3, |_| true), Some(resting_on(1, true)));
+        assert_eq!(p.on_path_result(d), Some(resting_on(1, true)));
     }
 
     #[test]

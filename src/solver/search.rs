@@ -476,7 +476,6 @@ impl<'a> Search<'a> {
     /// clear of the line) this is not needed.
     pub fn key_by_depth(&mut self) {
         self.by_depth = true;
-        self.path.key_by_ply();
     }
 
     /// The table key of a node with board key `board` at ply `depth`.
@@ -514,7 +513,15 @@ impl<'a> Search<'a> {
     fn record(&mut self, pos: &Position, depth: u32, v: Value, best: Option<Move>, work: u64) {
         if v.on_path_only() || v.rests_on_repetition() {
             // A proof that leaves out a repeated interposition, or a disproof that rests on a
-            // repetition: valid on this path only.
+            // repetition: valid on this path only. The proof holds below any path with the
+            // positions it rests on (shared with the other threads), when they are few.
+            if v.on_path_only()
+                && let Some(keys) = self.path.keys_named(v.rests_on, v.rests_plies, depth)
+            {
+                let proofs = &self.table.path_proofs;
+                proofs.insert(pos.key(), keys, depth, v.hand, v.len);
+                return;
+            }
             let result = PathResult {
                 hand: v.hand,
                 len: v.len,
@@ -523,7 +530,7 @@ impl<'a> Search<'a> {
                 disproof_rests_on: v.rep,
                 disproof_inferior: v.inf,
             };
-            self.path.record_on_path(pos.key(), depth, result);
+            self.path.record_on_path(pos.key(), result);
             return;
         }
         // A table of exact proofs keeps the hand the proof was found with (see
@@ -596,7 +603,11 @@ impl<'a> Search<'a> {
             None => r.len >= budget,
             Some(_) => r.len <= budget,
         };
-        if let Some(r) = self.path.on_path_result(full, ply, usable) {
+        let found = self.path.on_path_result(full).filter(usable).or_else(|| {
+            let ply_of = |k| self.path.ply_of(k);
+            (self.table.path_proofs).find(full, ply, self.by_depth, ply_of, usable)
+        });
+        if let Some(r) = found {
             let v = match r.proof_rests_on {
                 None => Value::disproven(r.hand, r.disproof_rests_on, r.len)
                     .through_inferior(r.disproof_inferior),

@@ -22,6 +22,7 @@
 //! the same, node for node.
 
 use super::memo::Memo;
+use super::path::PathProofs;
 use super::plies::Plies;
 use super::pn::PnDn;
 use crate::hand::Hand;
@@ -237,6 +238,9 @@ pub(crate) struct Table {
     /// The initial numbers of new nodes, which depend on the position alone: kept beside
     /// the table, for every search that uses it.
     pub memo: Memo,
+    /// Proofs that hold below the paths with the positions they rest on, for every thread
+    /// of the current search.
+    pub path_proofs: PathProofs,
 }
 
 impl Table {
@@ -283,6 +287,7 @@ impl Table {
             generation: AtomicU32::new(1),
             exact_proofs: false,
             memo: Memo::for_table(bytes),
+            path_proofs: PathProofs::new(bytes),
         })
     }
 
@@ -333,9 +338,11 @@ impl Table {
         self.keys.len() * 8 + self.entries.len() * std::mem::size_of::<Slot>()
     }
 
-    /// Starts a new search: entries of earlier searches become empty. Between searches only:
-    /// a search still running on the table would see its entries vanish.
+    /// Starts a new search: entries of earlier searches become empty, and the proofs kept
+    /// for paths ([`PathProofs`]) are forgotten. Between searches only: a search still
+    /// running on the table would see its entries vanish.
     pub fn new_search(&self) {
+        self.path_proofs.clear();
         let mut generation = self.generation.load(Ordering::Relaxed) + 1;
         if generation > GENERATION_MASK {
             for e in self.entries.iter() {
