@@ -36,8 +36,8 @@
 //!   comes back, so the rule never turns a position that is not mated into a mate. A proof
 //!   that leaves such a drop out holds on this path only: its value carries the ply of Q
 //!   ([`Value::rests_on`](super::pn::Value)) and stays off the table until the node at that
-//!   ply is proven (meanwhile in the path-keyed table, found again below any path that has
-//!   the capture positions it rests on).
+//!   ply is proven (meanwhile kept beside the table by the capture positions it rests on, and
+//!   found again below any path that has them).
 
 use crate::bitboard::{self, Bitboard};
 use crate::moves::Move;

@@ -76,11 +76,11 @@
 //!   is still their own: for a search from further down the same path it may be wrong (the
 //!   positions between may be mated, only not by the smallest mate of the node above). A proof
 //!   that leaves out a repeated interposition (the saw rule below) rests on the path too: it
-//!   goes to the same table, kept by the path positions it rests on (the capture positions
-//!   its left-out interpositions come back to) and found again below any path that has them,
-//!   whatever else the path holds (on a king walk under a long saw, the many routes the king
-//!   can take to the same position), and it reaches the main table once the shallowest of
-//!   them is proven;
+//!   is kept beside the table by the path positions it rests on (the capture positions its
+//!   left-out interpositions come back to; `PathProofs`, for every thread) and found again
+//!   below any path that has them, whatever else the path holds (on a king walk under a long
+//!   saw, the many routes the king can take to the same position), and it reaches the main
+//!   table once the shallowest of them is proven;
 //! - every search has a ply budget: a proof records its mate length, a disproof the number of
 //!   plies it holds for, and an open node the budget its numbers were searched with; a look-up
 //!   answers only with entries valid for the budget asked (an open node's numbers serve that
@@ -170,7 +170,9 @@
 //! - **What they share:** the one transposition table and the memo of initial numbers (or,
 //!   for a checker's search on a side table, that table, lent for the search; see below).
 //!   Every slot of a table is a small sequence lock, so a thread never reads half of another's
-//!   write. Each thread keeps its own path, repetition table and node count.
+//!   write. So are the proofs that rest on a few path positions (the saw rule), kept beside
+//!   the table by those positions; each thread checks them against its own path. Each thread
+//!   keeps its own path, repetition table and node count.
 //! - **How they keep apart:** each thread marks the nodes on its path in a small shared array.
 //!   When a helper chooses a child, a child that other threads are inside counts as harder by
 //!   half its number per thread (a virtual proof or disproof number, after Kaneko's parallel
@@ -187,7 +189,8 @@
 //!   thread's search ends, the offer is withdrawn and the helpers stop within 1,024 of their
 //!   own nodes.
 //! - **Why the answers stay sound:** results that hold on one path only never reach the table,
-//!   so every entry is true whichever thread wrote it. The main thread walks and verifies the
+//!   so every entry is true whichever thread wrote it; a proof kept by the path positions it
+//!   rests on is used only below a path that has them. The main thread walks and verifies the
 //!   line, as with one thread.
 //! - **Limits:** the node limit counts the nodes of all threads, and every thread watches the
 //!   stop flag. The table budget is the one table's, and the threads' repetition tables share

@@ -90,7 +90,7 @@ pub(crate) struct Value {
     /// For a proof: the plies of the path positions it rests on, modulo 64 (bit `p % 64`
     /// for ply `p`). With [`Value::rests_on`], the shallowest, it names a set of path
     /// positions that holds all those the proof rests on (and others, where plies 64 apart
-    /// share a bit); the proof holds on any path that has them (`Path::record_on_path`).
+    /// share a bit); the proof holds on any path that has them (`PathProofs`).
     pub rests_plies: u64,
     /// For a disproof: the ply of the shallowest node of the search that it rests on through
     /// an inferior repetition (劣等局面, see `Search::lookup_keys`), [`NOT_ON_PATH`] for
