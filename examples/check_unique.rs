@@ -89,9 +89,9 @@ struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Map the tables' memory (the table and the checker's side tables, with huge pages
-    /// where the system gives them) before the first problem: about 2 s per GiB, then about a
-    /// tenth less time on long searches and suites; `auto` does it for inputs of at least 32
-    /// problems per job.
+    /// where the system gives them) before the first problem (about 0.1 s per GiB, up to 2 s
+    /// when the system must first free memory for huge pages), rather than during the first
+    /// checks; `auto` does it for inputs of at least 32 problems per job.
     #[arg(long, value_enum, default_value_t = common::Prefault::Auto)]
     prefault: common::Prefault,
     #[command(flatten)]

@@ -107,8 +107,9 @@ struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Map the table's memory (with huge pages where the system gives them) before the first
-    /// problem: about 2 s per GiB, then about a tenth less time on long searches and suites;
-    /// `auto` does it for inputs of at least 32 problems per job.
+    /// problem (about 0.1 s per GiB, up to 2 s when the system must first free memory for huge
+    /// pages), rather than during the first search; `auto` does it for inputs of at least 32
+    /// problems per job.
     #[arg(long, value_enum, default_value_t = common::Prefault::Auto)]
     prefault: common::Prefault,
     #[command(flatten)]

@@ -89,11 +89,11 @@
 //! fail when touched, which `isready` does: it maps the table's pages there, as KomoringHeights
 //! writes its whole table there (shtsume only allocates it), so that `go mate` does not take them
 //! one page fault at a time (Astral Traveler with `USI_Hash 1040`, from `go mate` to `checkmate`:
-//! 4.39 and 4.61 s before, 3.72 and 4.21 s after; `Solver::prefault`). On Linux it asks for
-//! transparent huge pages for the table first, which saves about a tenth of the search's time
-//! (fewer TLB misses in a table read at random) and makes `isready` take longer: 2.2 s for
-//! `USI_Hash 1024` and 0.66 s for the default 256 on this project's machine (0.65 s per GiB with
-//! small pages).
+//! 4.39 and 4.61 s before, 3.72 and 4.21 s after; `Solver::prefault`). On Linux the table is
+//! in transparent huge pages where the system gives them, which saves about a tenth of the
+//! search's time (fewer TLB misses in a table read at random); mapping them takes about 0.1 s
+//! per GiB of `USI_Hash` on this project's machine, up to 2 s per GiB when the system must
+//! first free memory for huge pages.
 //!
 //! **Stop.** From `stop` to `checkmate`, measured with the engine over pipes (`USI_Hash 1024`,
 //! a machine shared with other work): 1-14 ms on Astral Traveler (`stop` at 0.5 to 9 s, during

@@ -57,8 +57,8 @@ pub enum Prefault {
 }
 
 /// Problems per job from which `--prefault auto` maps the table first. Mapping it costs about
-/// 2.2 s per GiB here (0.66 s for 256 MiB) and saves about a tenth of each search's time (the
-/// 300 random mates, 256 MiB: 103.6 s -> 93.9 s); one short problem would only pay for it.
+/// 0.1 s per GiB here (up to 2 s when the system must first free memory for huge pages), which
+/// the searches would otherwise pay as they go; one short problem would only pay for it.
 pub const AUTO_PREFAULT_PROBLEMS: usize = 32;
 
 impl Prefault {

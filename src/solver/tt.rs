@@ -276,6 +276,16 @@ impl Table {
         // SAFETY: zero is a valid atomic integer.
         let keys = unsafe { zeroed::<AtomicU64>(slots) }.ok_or(error)?;
         let entries = unsafe { zeroed::<Slot>(slots) }.ok_or(error)?;
+        // Huge pages from the start, where the system gives them, whether or not the table
+        // is mapped up front (`Table::prefault`). Mapped as a search goes, a zeroed table's
+        // small pages each take two faults (a read maps the shared zero page, the first write
+        // replaces it), and with several threads each replacement also interrupts the other
+        // cores to drop their stale translations: with two threads on a 2-core KVM guest a
+        // 1 GiB table cost 4-5 s of system time while it filled, and the first proof of
+        // 図巧100番 took 2.0 s instead of 0.3. In 2 MiB pages that is 512 faults per GiB,
+        // each clearing its page (about 0.1 s per GiB in all).
+        advise_huge_pages(&keys);
+        advise_huge_pages(&entries);
         let key_start = aligned_start(keys.as_ptr() as usize, 8);
         let entry_start = aligned_start(entries.as_ptr() as usize, std::mem::size_of::<Entry>());
         Ok(Table {
@@ -313,13 +323,9 @@ impl Table {
     /// allocation is mapped at its first read and copied at its first write). See
     /// [`Solver::prefault`](crate::solver::Solver::prefault).
     pub fn prefault(&mut self) {
-        // Huge pages first, where the system gives them: the table is read at random, and
-        // with 4 KiB pages a look-up nearly always missed the TLB too (the prefetches were a
-        // sixth of the search's time). Only for a table mapped at once: a search that maps it
-        // as it goes would clear a whole 2 MiB page at each first touch, every page of the
-        // table within a few thousand nodes.
-        advise_huge_pages(&self.keys);
-        advise_huge_pages(&self.entries);
+        // The table asked for huge pages when it was allocated (the table is read at random:
+        // with 4 KiB pages a look-up nearly always missed the TLB too); touching one word per
+        // 4 KiB maps them, or the small pages where the system gives no huge ones.
         const PAGE: usize = 4096;
         for k in self.keys.iter_mut().step_by(PAGE / 8) {
             *k.get_mut() = std::hint::black_box(*k.get_mut());
