@@ -823,6 +823,50 @@ mod tests {
         assert!(p.found && p.pn == 0 && p.len == plies(7));
     }
 
+    /// The `VmFlags` of the mapping that holds `addr`, from `/proc/self/smaps`.
+    #[cfg(target_os = "linux")]
+    fn vm_flags(addr: usize) -> Option<String> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if let Some((from, to)) = first.split_once('-')
+                && let (Ok(from), Ok(to)) = (
+                    usize::from_str_radix(from, 16),
+                    usize::from_str_radix(to, 16),
+                )
+            {
+                inside = (from..to).contains(&addr);
+            } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+                return Some(flags.trim().to_string());
+            }
+        }
+        None
+    }
+
+    /// A fresh table asks for huge pages before any page is touched: mapped as a search
+    /// goes, small pages cost two faults each and, with threads, a TLB flush on the other
+    /// cores (see `Table::try_new_kib`). The kernel marks such a mapping `hg`.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_table_asks_for_huge_pages() {
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            // A kernel without transparent huge pages: the advice does not exist there.
+            return;
+        }
+        let t = Table::new(64);
+        for addr in [
+            t.keys[t.keys.len() / 2].as_ptr() as usize,
+            t.entries[t.entries.len() / 2].as_ptr() as usize,
+        ] {
+            let flags = vm_flags(addr).expect("the table's mapping is in /proc/self/smaps");
+            assert!(
+                flags.split_whitespace().any(|f| f == "hg"),
+                "VmFlags: {flags}"
+            );
+        }
+    }
+
     #[test]
     fn new_search_forgets() {
         let t = Table::new(1);
