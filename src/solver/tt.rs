@@ -282,8 +282,8 @@ impl Table {
         // replaces it), and with several threads each replacement also interrupts the other
         // cores to drop their stale translations: with two threads on a 2-core KVM guest a
         // 1 GiB table cost 4-5 s of system time while it filled, and the first proof of
-        // 図巧100番 took 2.0 s instead of 0.3. In 2 MiB pages that is 512 faults per GiB,
-        // each clearing its page (about 0.1 s per GiB in all).
+        // 図巧100番 took 2.0 s (0.3 s with the table mapped first). In 2 MiB pages that is 512
+        // faults per GiB, each clearing its page (about 0.1 s per GiB in all).
         advise_huge_pages(&keys);
         advise_huge_pages(&entries);
         let key_start = aligned_start(keys.as_ptr() as usize, 8);
