@@ -427,7 +427,13 @@ impl Checker<'_, '_> {
         if self.side.is_none() {
             // A side table that cannot be allocated leaves the question undecided.
             match side_table(self.side_kib) {
-                Ok(t) => *self.side = Some(t),
+                Ok(t) => {
+                    if self.config.get_threads() > 1 {
+                        // The helpers may join its searches (`Table::ask_huge_pages`).
+                        t.ask_huge_pages();
+                    }
+                    *self.side = Some(t)
+                }
                 Err(_) => return Side::Unknown,
             }
         }

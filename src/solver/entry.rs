@@ -63,8 +63,13 @@ impl Solver {
     /// assert!(err.to_string().starts_with("cannot allocate"));
     /// ```
     pub fn try_new(config: SolverConfig) -> Result<Solver, AllocError> {
+        let table = Table::try_new_kib(config.get_hash_kib())?;
+        if config.get_threads() > 1 {
+            // Mapped as the threads go, small pages cost them dearly (`Table::ask_huge_pages`).
+            table.ask_huge_pages();
+        }
         Ok(Solver {
-            table: Arc::new(Table::try_new_kib(config.get_hash_kib())?),
+            table: Arc::new(table),
             side: Default::default(),
             config,
             stop: Arc::new(AtomicBool::new(false)),
@@ -83,6 +88,9 @@ impl Solver {
             self.table = Arc::new(Table::try_new_kib(0)?);
             self.table = Arc::new(Table::try_new_kib(config.get_hash_kib())?);
         }
+        if config.get_threads() > 1 {
+            self.table.ask_huge_pages();
+        }
         self.config = config;
         Ok(())
     }
@@ -90,8 +98,9 @@ impl Solver {
     /// Maps every page of the table's memory now rather than during the next search (the USI
     /// engine does it at `isready`): a fresh table's pages are otherwise mapped one page fault
     /// at a time as the search first touches them, which a search that fills a large table
-    /// pays for in its own time. On Linux the table is in transparent huge pages where the
-    /// system gives them (the table asks for them when it is allocated), so that the
+    /// pays for in its own time. On Linux it first asks for transparent huge pages for the
+    /// table, where the system gives them (a solver with several threads asks when its
+    /// table is allocated), so that the
     /// search's random look-ups miss the TLB less often; the cost is paid here, in clearing
     /// the table's memory, and grows with the table's size (about 0.1 s per GiB on this
     /// project's machine, up to 2 s per GiB when the system must first free memory for huge
@@ -327,6 +336,27 @@ impl Solver {
 mod tests {
     use super::*;
     use crate::check::CheckConfig;
+
+    /// A solver with several threads asks for huge pages for its table (also when
+    /// `set_config` raises the thread count); with one thread the table keeps small pages
+    /// until mapped up front (`Table::ask_huge_pages`).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn threads_ask_for_huge_pages() {
+        use crate::solver::tt::tests::asks_huge_pages;
+        let one = Solver::new(SolverConfig::new().hash_mib(64));
+        let Some(asked) = asks_huge_pages(&one.table) else {
+            return; // a kernel without transparent huge pages
+        };
+        assert!(!asked);
+        let two = Solver::new(SolverConfig::new().hash_mib(64).threads(2));
+        assert_eq!(asks_huge_pages(&two.table), Some(true));
+        let mut raised = Solver::new(SolverConfig::new().hash_mib(64));
+        raised
+            .set_config(SolverConfig::new().hash_mib(64).threads(2))
+            .unwrap();
+        assert_eq!(asks_huge_pages(&raised.table), Some(true));
+    }
 
     /// The side tables `prefault_checks` maps are the ones the checks then use (none is
     /// allocated later), and a check finds the flaws it finds without them. (tsume5-9 of

@@ -23,11 +23,14 @@
 //! The attacker is the side to move, Black or White; it may have a king (then its moves must not
 //! leave it in check, and the defender's replies may check it).
 //!
-//! The table's memory is reserved at once and mapped as the search first touches it, in 2 MiB
-//! huge pages where the system gives them (on Linux, transparent huge pages for programs that
-//! ask), so a short problem costs little more than it uses (a mate in 3 maps about 170 MiB of a
-//! 1 GiB table); before a long search, or to keep page faults out of a timing,
-//! [`Solver::prefault`] maps all of it up front (the USI engine does it at `isready`).
+//! The table's memory is reserved at once and mapped as the search first touches it, so a
+//! short problem costs no more than it uses; before a long search, or to keep page faults out
+//! of a timing, [`Solver::prefault`] maps all of it up front (the USI engine does it at
+//! `isready`), in 2 MiB huge pages where the system gives them (on Linux, transparent huge
+//! pages for programs that ask). A solver with several [threads](SolverConfig::threads) asks
+//! for huge pages when its table is allocated: mapped as they go, small pages cost threads
+//! far more than one (each first write of a page interrupts the other cores), and a search
+//! that touches a few thousand entries then maps most of the table.
 //!
 //! **How it searches.** df-pn (Nagai 2002) over OR nodes (attacker to move, [`Position::check_moves`](crate::Position::check_moves)
 //! only) and AND nodes (defender to move, [`Position::evasions`](crate::Position::evasions)):

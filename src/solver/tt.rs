@@ -276,16 +276,6 @@ impl Table {
         // SAFETY: zero is a valid atomic integer.
         let keys = unsafe { zeroed::<AtomicU64>(slots) }.ok_or(error)?;
         let entries = unsafe { zeroed::<Slot>(slots) }.ok_or(error)?;
-        // Huge pages from the start, where the system gives them, whether or not the table
-        // is mapped up front (`Table::prefault`). Mapped as a search goes, a zeroed table's
-        // small pages each take two faults (a read maps the shared zero page, the first write
-        // replaces it), and with several threads each replacement also interrupts the other
-        // cores to drop their stale translations: with two threads on a 2-core KVM guest a
-        // 1 GiB table cost 4-5 s of system time while it filled, and the first proof of
-        // 図巧100番 took 2.0 s (0.3 s with the table mapped first). In 2 MiB pages that is 512
-        // faults per GiB, each clearing its page (about 0.1 s per GiB in all).
-        advise_huge_pages(&keys);
-        advise_huge_pages(&entries);
         let key_start = aligned_start(keys.as_ptr() as usize, 8);
         let entry_start = aligned_start(entries.as_ptr() as usize, std::mem::size_of::<Entry>());
         Ok(Table {
@@ -318,14 +308,32 @@ impl Table {
         self.exact_proofs
     }
 
+    /// Asks the system to back the table with huge pages from now on (`madvise`, a hint:
+    /// ignored where the system has them off), before a search with several threads maps it
+    /// as it goes, or before [`Table::prefault`].
+    ///
+    /// Mapped as a search goes, a zeroed table's small pages each take two faults (a read
+    /// maps the shared zero page, the first write replaces it), and with several threads each
+    /// replacement also interrupts the other cores to drop their stale translations: with
+    /// two threads on a 2-core KVM guest a 1 GiB table cost 4-5 s of system time while it
+    /// filled, and the first proof of 図巧100番 took 2.0 s (0.3 s with the table mapped
+    /// first). In 2 MiB pages that is 512 faults per GiB. One thread keeps the small pages:
+    /// its short searches touch a few of them, where each huge page would be cleared whole
+    /// (a mate in 7 of 1,248 nodes mapped 950 MiB of a 1 GiB table, 0.1 s against 0.01 s).
+    pub fn ask_huge_pages(&self) {
+        advise_huge_pages(&self.keys);
+        advise_huge_pages(&self.entries);
+    }
+
     /// Touches every page of the table now, keeping what it holds, so that a search does
     /// not take the page faults of a fresh table one by one (each page of a zeroed
     /// allocation is mapped at its first read and copied at its first write). See
     /// [`Solver::prefault`](crate::solver::Solver::prefault).
     pub fn prefault(&mut self) {
-        // The table asked for huge pages when it was allocated (the table is read at random:
-        // with 4 KiB pages a look-up nearly always missed the TLB too); touching one word per
+        // Huge pages first, where the system gives them: the table is read at random, and
+        // with 4 KiB pages a look-up nearly always missed the TLB too. Touching one word per
         // 4 KiB maps them, or the small pages where the system gives no huge ones.
+        self.ask_huge_pages();
         const PAGE: usize = 4096;
         for k in self.keys.iter_mut().step_by(PAGE / 8) {
             *k.get_mut() = std::hint::black_box(*k.get_mut());
@@ -682,7 +690,7 @@ fn best_of(e: &Entry) -> Option<Move> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::solver::plies::Plies;
     fn plies(n: u16) -> Plies {
@@ -844,27 +852,38 @@ mod tests {
         None
     }
 
-    /// A fresh table asks for huge pages before any page is touched: mapped as a search
-    /// goes, small pages cost two faults each and, with threads, a TLB flush on the other
-    /// cores (see `Table::try_new_kib`). The kernel marks such a mapping `hg`.
+    /// Whether the mappings of `t`'s keys and entries are marked for huge pages (`hg`), or
+    /// `None` on a kernel without transparent huge pages (the advice does not exist there).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn asks_huge_pages(t: &Table) -> Option<bool> {
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            return None;
+        }
+        let marked = |addr: usize| {
+            let flags = vm_flags(addr).expect("the table's mapping is in /proc/self/smaps");
+            flags.split_whitespace().any(|f| f == "hg")
+        };
+        let keys = marked(t.keys[t.keys.len() / 2].as_ptr() as usize);
+        let entries = marked(t.entries[t.entries.len() / 2].as_ptr() as usize);
+        assert_eq!(keys, entries);
+        Some(keys)
+    }
+
+    /// A table asks for huge pages when told to (before a search with threads, or by
+    /// `prefault`), not before: see `Table::ask_huge_pages`.
     #[cfg(target_os = "linux")]
     #[test]
-    fn a_new_table_asks_for_huge_pages() {
-        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
-            // A kernel without transparent huge pages: the advice does not exist there.
+    fn a_table_asks_for_huge_pages_when_told() {
+        let t = Table::new(64);
+        if asks_huge_pages(&t).is_none() {
             return;
         }
-        let t = Table::new(64);
-        for addr in [
-            t.keys[t.keys.len() / 2].as_ptr() as usize,
-            t.entries[t.entries.len() / 2].as_ptr() as usize,
-        ] {
-            let flags = vm_flags(addr).expect("the table's mapping is in /proc/self/smaps");
-            assert!(
-                flags.split_whitespace().any(|f| f == "hg"),
-                "VmFlags: {flags}"
-            );
-        }
+        assert_eq!(asks_huge_pages(&t), Some(false));
+        t.ask_huge_pages();
+        assert_eq!(asks_huge_pages(&t), Some(true));
+        let mut t = Table::new(64);
+        t.prefault();
+        assert_eq!(asks_huge_pages(&t), Some(true));
     }
 
     #[test]
