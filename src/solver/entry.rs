@@ -100,11 +100,10 @@ impl Solver {
     /// at a time as the search first touches them, which a search that fills a large table
     /// pays for in its own time. On Linux it first asks for transparent huge pages for the
     /// table, where the system gives them (a solver with several threads asks when its
-    /// table is allocated), so that the
-    /// search's random look-ups miss the TLB less often; the cost is paid here, in clearing
-    /// the table's memory, and grows with the table's size (about 0.1 s per GiB on this
-    /// project's machine, up to 2 s per GiB when the system must first free memory for huge
-    /// pages). What the table holds is kept.
+    /// table is allocated), so that the search's random look-ups miss the TLB less often;
+    /// the cost is paid here, in clearing the table's memory, and grows with the table's
+    /// size (about 0.1 s per GiB on this project's machine, up to 2 s per GiB when the
+    /// system must first free memory for huge pages). What the table holds is kept.
     ///
     /// ```
     /// use tsume::Position;
