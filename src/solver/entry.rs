@@ -337,17 +337,17 @@ mod tests {
     use crate::check::CheckConfig;
 
     /// A solver with several threads asks for huge pages for its table (also when
-    /// `set_config` raises the thread count); with one thread the table keeps small pages
-    /// until mapped up front (`Table::ask_huge_pages`).
+    /// `set_config` raises the thread count): see `Table::ask_huge_pages`. (That one
+    /// thread does not ask cannot be seen reliably here: the allocator may reuse memory
+    /// another test's table was advised on.)
     #[cfg(target_os = "linux")]
     #[test]
     fn threads_ask_for_huge_pages() {
         use crate::solver::tt::tests::asks_huge_pages;
         let one = Solver::new(SolverConfig::new().hash_mib(64));
-        let Some(asked) = asks_huge_pages(&one.table) else {
+        if asks_huge_pages(&one.table).is_none() {
             return; // a kernel without transparent huge pages
-        };
-        assert!(!asked);
+        }
         let two = Solver::new(SolverConfig::new().hash_mib(64).threads(2));
         assert_eq!(asks_huge_pages(&two.table), Some(true));
         let mut raised = Solver::new(SolverConfig::new().hash_mib(64));

@@ -852,8 +852,10 @@ pub(crate) mod tests {
         None
     }
 
-    /// Whether the mappings of `t`'s keys and entries are marked for huge pages (`hg`), or
-    /// `None` on a kernel without transparent huge pages (the advice does not exist there).
+    /// Whether the mappings of `t`'s keys and entries are both marked for huge pages (`hg`),
+    /// or `None` on a kernel without transparent huge pages (the advice does not exist
+    /// there). A table that was not told may be marked too: the allocator can hand out
+    /// memory that an earlier table was advised on.
     #[cfg(target_os = "linux")]
     pub(crate) fn asks_huge_pages(t: &Table) -> Option<bool> {
         if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
@@ -865,12 +867,11 @@ pub(crate) mod tests {
         };
         let keys = marked(t.keys[t.keys.len() / 2].as_ptr() as usize);
         let entries = marked(t.entries[t.entries.len() / 2].as_ptr() as usize);
-        assert_eq!(keys, entries);
-        Some(keys)
+        Some(keys && entries)
     }
 
     /// A table asks for huge pages when told to (before a search with threads, or by
-    /// `prefault`), not before: see `Table::ask_huge_pages`.
+    /// `prefault`): see `Table::ask_huge_pages`.
     #[cfg(target_os = "linux")]
     #[test]
     fn a_table_asks_for_huge_pages_when_told() {
@@ -878,7 +879,6 @@ pub(crate) mod tests {
         if asks_huge_pages(&t).is_none() {
             return;
         }
-        assert_eq!(asks_huge_pages(&t), Some(false));
         t.ask_huge_pages();
         assert_eq!(asks_huge_pages(&t), Some(true));
         let mut t = Table::new(64);
