@@ -405,7 +405,8 @@ pub enum Outcome {
 #[derive(Clone, Copy, Debug, Default)]
 #[non_exhaustive]
 pub struct Stats {
-    /// Nodes searched (including those re-searched while building the line).
+    /// Nodes searched (including those re-searched while building the line), by all
+    /// threads.
     pub nodes: u64,
     /// Wall time.
     pub elapsed: Duration,
@@ -413,10 +414,10 @@ pub struct Stats {
     pub table_fill: f64,
     /// Table size in bytes.
     pub table_bytes: usize,
-    /// Nodes searched when the first proof of the root was complete (of a mate, before its
-    /// length was shortened and the line walked; or of no mate, the answer itself); `None`
-    /// when the search found neither. What to compare with a solver that stops at its first
-    /// proof.
+    /// Nodes searched by all threads when the first proof of the root was complete (of a
+    /// mate, before its length was shortened and the line walked; or of no mate, the answer
+    /// itself); `None` when the search found neither. What to compare with a solver that
+    /// stops at its first proof.
     pub first_proof_nodes: Option<u64>,
     /// Wall time when the first proof was complete (see [`Stats::first_proof_nodes`]).
     pub first_proof_time: Option<Duration>,

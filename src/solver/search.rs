@@ -162,7 +162,9 @@ impl<'a> Search<'a> {
     /// Notes that the root's first proof (or disproof) is complete, for [`Search::stats`];
     /// for a mate in `mate` plies, a progress report says so at once.
     pub fn mark_first_proof(&mut self, mate: Option<u16>) {
-        self.first_proof = Some((self.nodes(), self.elapsed()));
+        // All threads' nodes, as `Stats::nodes` counts them: the helpers' own are added to
+        // this thread's count only when its searches end.
+        self.first_proof = Some((self.monitor.all_nodes(), self.elapsed()));
         if mate.is_some() {
             self.monitor.first_mate = mate;
             self.monitor.shortest_mate = mate;
@@ -1587,6 +1589,30 @@ mod tests {
         // Two path keys of no real position: the node is at ply 2.
         let at2 = search.within_any(&pos, NodeKind::Or, &[1, 2], Some(10_000));
         assert_eq!(at2, Within::No, "from ply 2 the mate comes too late");
+    }
+
+    /// The first proof's node count includes the nodes the helpers have counted so far,
+    /// as `Stats::nodes` does: it is compared with single-thread solvers.
+    #[test]
+    fn the_first_proof_counts_every_thread() {
+        use std::sync::atomic::Ordering;
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let table = Table::new(1);
+        table.new_search();
+        let crew = Crew::new(2);
+        let mut search = Search::new(&table, pos.side_to_move(), Limits::for_tests());
+        search.join_crew_as_main(&crew);
+        assert_eq!(
+            search.solve_node(&pos, NodeKind::Or, 0, Plies::new(1)).pn,
+            0
+        );
+        let own = search.nodes();
+        // A helper's nodes, counted towards the crew's total.
+        crew.node_counter().fetch_add(5_000, Ordering::Relaxed);
+        search.mark_first_proof(Some(1));
+        let stats = search.stats();
+        assert_eq!(stats.first_proof_nodes, Some(own + 5_000));
+        assert_eq!(stats.nodes, own + 5_000);
     }
 }
 
