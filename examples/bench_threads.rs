@@ -16,8 +16,9 @@
 //!   shortest), the median seconds to the first proof and to the proven answer, and the
 //!   ratios 2 threads / 1 thread of both;
 //! - ours with 4 and 8 threads (oversubscribed on a 2-core machine), `--wide-runs` times:
-//!   total nodes of all threads to the answer over one thread's (the figure that tells how
-//!   the search would scale on more cores, whatever this machine's core count);
+//!   total nodes of all threads to the answer and to the first proof over one thread's (the
+//!   figures that tell how the search would scale on more cores, whatever this machine's
+//!   core count);
 //! - shtsume (one thread, it stops at its first proof): our first proof's time with 1 and
 //!   2 threads over its answer's time;
 //! - KomoringHeights with Threads 1 and 2 (`--komoring-runs` each; it proves its length
@@ -89,6 +90,7 @@ struct Ours {
     lengths: Vec<String>,
     seconds: f64,
     first_seconds: Option<f64>,
+    first_nodes: Option<f64>,
     nodes: f64,
 }
 
@@ -101,6 +103,7 @@ fn ours(args: &Args, threads: usize, pos: &Position, runs: usize) -> Ours {
     );
     solver.prefault();
     let (mut lengths, mut times, mut firsts, mut nodes) = (vec![], vec![], vec![], vec![]);
+    let mut first_nodes = vec![];
     for _ in 0..runs.max(1) {
         let sol = solver.solve(pos);
         lengths.push(match &sol.outcome {
@@ -113,12 +116,16 @@ fn ours(args: &Args, threads: usize, pos: &Position, runs: usize) -> Ours {
         if let Some(t) = sol.stats.first_proof_time {
             firsts.push(t.as_secs_f64());
         }
+        if let Some(n) = sol.stats.first_proof_nodes {
+            first_nodes.push(n as f64);
+        }
         nodes.push(sol.stats.nodes as f64);
     }
     Ours {
         lengths,
         seconds: median(times),
         first_seconds: (!firsts.is_empty()).then(|| median(firsts)),
+        first_nodes: (!first_nodes.is_empty()).then(|| median(first_nodes)),
         nodes: median(nodes),
     }
 }
@@ -163,7 +170,8 @@ fn solving(args: &Args) -> String {
     let mut out = String::new();
     let header = "| problem | lengths 1/2/4/8 threads | first proof s, 1 thread | 2 threads | 2/1 | \
                   answer s, 1 thread | 2 threads | 2/1 | nodes, 1 thread | 4 threads / 1 | \
-                  8 threads / 1 | shtsume | first proof / shtsume, 1 thread | 2 threads | \
+                  8 threads / 1 | first proof nodes, 1 thread | 4 threads / 1 | 8 threads / 1 | \
+                  shtsume | first proof / shtsume, 1 thread | 2 threads | \
                   komoring, Threads 1 | Threads 2 | answer / komoring, 1 thread | 2 threads |";
     let rule = format!("|{}", "---|".repeat(header.matches(" | ").count() + 1));
     writeln!(out, "{header}\n{rule}").unwrap();
@@ -207,7 +215,7 @@ fn solving(args: &Args) -> String {
             .join(" / ");
         let name = problem.name.split(" (").next().unwrap_or(&problem.name);
         let row = format!(
-            "| {name} | {lengths} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {name} | {lengths} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             secs(one.first_seconds),
             secs(two.first_seconds),
             ratio(two.first_seconds, one.first_seconds),
@@ -217,6 +225,9 @@ fn solving(args: &Args) -> String {
             one.nodes,
             ratio(Some(four.nodes), Some(one.nodes)),
             ratio(Some(eight.nodes), Some(one.nodes)),
+            one.first_nodes.map_or("-".into(), |n| format!("{n:.0}")),
+            ratio(four.first_nodes, one.first_nodes),
+            ratio(eight.first_nodes, one.first_nodes),
             peer_cell(&shtsume, args.time),
             ratio(one.first_seconds, peer_secs(&shtsume, args.time)),
             ratio(two.first_seconds, peer_secs(&shtsume, args.time)),
