@@ -171,11 +171,10 @@ impl SolverConfig {
     /// limit, which ends the work with the mate found so far. The node and time limits apply
     /// on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
     /// `--shortest-nodes unlimited`): the length is then proven shortest whatever it costs.
-    /// With [several threads](Self::threads) the allowance and its shares count the nodes of
-    /// every thread, as the node limit does: a problem whose allowance runs out
-    /// (Microcosmos) ends that work sooner with more threads, after about as many nodes as
-    /// with one (and, as the threads' search is less efficient, may come out with a longer
-    /// line).
+    /// With [several threads](Self::threads) the allowance and its shares count the main
+    /// thread's nodes, and the helpers' nodes in the same searches come on top (unlike the
+    /// node limit, which counts every thread's): a share then buys more search, and the
+    /// total nodes of a problem whose allowance runs out grow with the thread count.
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
         self.shortest_node_limit = nodes;
         self

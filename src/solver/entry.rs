@@ -251,10 +251,7 @@ impl Solver {
         let limits = config.limits(&self.stop, self.progress.as_deref_mut());
         let mut search = Search::new(&self.table, pos.side_to_move(), limits);
         if let Some(crew) = crew {
-            // The allowance after the first proof and the caps of its searches count every
-            // thread's nodes, as the node limit does.
             search.join_crew_as_main(crew);
-            search.count_helpers_in_caps();
         }
         let outcome = shortest::outcome(
             &mut search,

@@ -196,10 +196,8 @@
 //!   so every entry is true whichever thread wrote it; a proof kept by the path positions it
 //!   rests on is used only below a path that has them. The main thread walks and verifies the
 //!   line, as with one thread.
-//! - **Limits:** the node limit counts the nodes of all threads, and so do the allowance
-//!   after the first proof and the node caps of the bounded searches within it (a helper's
-//!   nodes in a search count as the main thread's once the search ends, and towards its cap
-//!   while it runs); every thread watches the stop flag. The table budget is the one table's, and the threads' repetition tables share
+//! - **Limits:** the node limit counts the nodes of all threads, and every thread watches the
+//!   stop flag. The table budget is the one table's, and the threads' repetition tables share
 //!   the part of it they may take (on a lent side table, the part of that table's).
 //! - **Determinism:** one thread repeats itself node for node. With several, which of equally
 //!   short lines is found and the node counts vary from run to run.
@@ -219,11 +217,11 @@
 //!   walk asking of three defences as long as the line's whether they are mated two plies
 //!   sooner, each a disproof 190 to 320 plies deep, 300,000 of its 2.06 million nodes with
 //!   one thread): a helper adds nodes to them, rarely an answer, and handing each to a
-//!   thread of its own instead gained nothing measurable either. The allowance for that
-//!   work ([`SolverConfig::shortest_node_limit`]) and the caps of its searches count the
-//!   nodes of all threads, so a search that runs out of its share ends sooner with
-//!   helpers. benches/README.md ("Threads") has the measurements, the nodes to the first
-//!   proof (the search's own overhead) beside the nodes to the answer.
+//!   thread of its own instead gained nothing measurable either. The allowance for
+//!   that work counts the main thread's nodes ([`SolverConfig::shortest_node_limit`]), so
+//!   on a problem whose allowance runs out (Microcosmos) the total nodes grow with the
+//!   thread count by design: the table's first-proof columns are the figure of the
+//!   search's own overhead. benches/README.md ("Threads") has the measurements.
 //!
 //!
 //! [`Solver::check`] uses the threads too. The crew solves the problem as above. The

@@ -80,8 +80,8 @@ pub(crate) struct Search<'a> {
     first_proof: Option<(u64, Duration)>,
     /// This search's part in a parallel search, if any (see [`super::parallel`]).
     crew: Option<CrewRole<'a>>,
-    /// Whether the helpers' nodes count as this search's: towards the cap of a bounded
-    /// search ([`Search::solve_until`]) while it runs, and in [`Search::nodes`] once it ends.
+    /// Whether the helpers' nodes in a bounded search ([`Search::solve_until`]) count
+    /// towards its cap, as a checker's questions have them.
     caps_count_helpers: bool,
 }
 
@@ -215,11 +215,9 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// Counts the nodes the helpers search in this search's df-pn searches as its own:
-    /// towards the cap of a bounded search ([`Search::solve_until`]) while it runs, and in
-    /// [`Search::nodes`] once it ends, so that every budget drawn from the node count (the
-    /// solver's allowance after the first proof, a checker's question share) is of all
-    /// threads' nodes, whichever threads searched them.
+    /// Counts the nodes the helpers search in a bounded search ([`Search::solve_until`])
+    /// towards its cap, besides this thread's own: a checker's question, whose node share
+    /// is the question's whichever threads search it.
     pub fn count_helpers_in_caps(&mut self) {
         self.caps_count_helpers = true;
     }
@@ -331,11 +329,6 @@ impl<'a> Search<'a> {
         if let Some(CrewRole::Main { crew, job, .. }) = &mut self.crew {
             if let Some(offered) = job.take().and_then(|j| j.offered) {
                 crew.withdraw(&offered);
-                // The helpers' nodes in it become this search's for its budgets (already
-                // counted towards the limits).
-                if self.caps_count_helpers {
-                    self.monitor.add_counted_nodes(offered.helper_nodes());
-                }
             }
         }
         self.monitor.interrupted = false;
