@@ -209,19 +209,19 @@
 //!   helper comes largely through the numbers of the open nodes the helper leaves in the
 //!   table, not only its proofs: with the helper's open entries kept from the main thread,
 //!   the two threads' nodes to the first proof of five long problems were 1.4 to 3.4 times
-//!   one thread's, against 1.1 to 2.3 times when they are shared.
-//!   Each thread also runs slower beside
-//!   another (they share the caches and the memory bandwidth of the table). Short searches
-//!   gain nothing: a search is offered only after 2,048 nodes. After the first proof much of
-//!   the work is bounded searches that end at their node cap undecided (on ACTの夢, the line
-//!   walk asking of three defences as long as the line's whether they are mated two plies
-//!   sooner, each a disproof 190 to 320 plies deep, 300,000 of its 2.06 million nodes with
-//!   one thread): a helper adds nodes to them, rarely an answer, and handing each to a
-//!   thread of its own instead gained nothing measurable either. The allowance for
-//!   that work counts the main thread's nodes ([`SolverConfig::shortest_node_limit`]), so
-//!   on a problem whose allowance runs out (Microcosmos) the total nodes grow with the
-//!   thread count by design: the table's first-proof columns are the figure of the
-//!   search's own overhead. benches/README.md ("Threads") has the measurements.
+//!   one thread's, against 1.1 to 2.3 times when they are shared. Each thread also runs
+//!   slower beside another (they share the caches and the memory bandwidth of the table).
+//!   Short searches gain nothing: a search is offered only after 2,048 nodes. After the
+//!   first proof much of the work is bounded searches that end at their node cap undecided
+//!   (on ACTの夢, the line walk asking of three defences as long as the line's whether they
+//!   are mated two plies sooner, each a disproof 190 to 320 plies deep, 300,000 of its 2.06
+//!   million nodes with one thread): a helper adds nodes to them, rarely an answer, and
+//!   handing each to a thread of its own instead gained nothing measurable either. The
+//!   allowance for that work counts the main thread's nodes
+//!   ([`SolverConfig::shortest_node_limit`]), so on a problem whose allowance runs out
+//!   (Microcosmos) the total nodes grow with the thread count by design: the table's
+//!   first-proof columns are the figure of the search's own overhead. benches/README.md
+//!   ("Threads") has the measurements.
 //!
 //!
 //! [`Solver::check`] uses the threads too. The crew solves the problem as above. The
