@@ -428,10 +428,8 @@ impl Checker<'_, '_> {
             // A side table that cannot be allocated leaves the question undecided.
             match side_table(self.side_kib) {
                 Ok(t) => {
-                    if self.config.get_threads() > 1 {
-                        // The helpers may join its searches (`Table::ask_huge_pages`).
-                        t.ask_huge_pages();
-                    }
+                    // The helpers may join its searches.
+                    t.ask_huge_pages_for(self.config.get_threads());
                     *self.side = Some(t)
                 }
                 Err(_) => return Side::Unknown,

@@ -175,8 +175,8 @@ impl SolverConfig {
     /// thread's nodes, and the helpers' nodes in the same searches come on top (unlike the
     /// node limit, which counts every thread's): a share buys more search with more
     /// threads, and the total nodes of a problem whose allowance runs out grow with the
-    /// thread count. (Counted over all threads, the allowance left 図巧100番's 611 unproven
-    /// with 4 and 8 threads, which one thread proves.)
+    /// thread count. (Counted over all threads, the same allowance would buy less search
+    /// with more threads, and a length one thread proves could be left unproven.)
     pub fn shortest_node_limit(mut self, nodes: Option<u64>) -> SolverConfig {
         self.shortest_node_limit = nodes;
         self

@@ -64,10 +64,7 @@ impl Solver {
     /// ```
     pub fn try_new(config: SolverConfig) -> Result<Solver, AllocError> {
         let table = Table::try_new_kib(config.get_hash_kib())?;
-        if config.get_threads() > 1 {
-            // Mapped as the threads go, small pages cost them dearly (`Table::ask_huge_pages`).
-            table.ask_huge_pages();
-        }
+        table.ask_huge_pages_for(config.get_threads());
         Ok(Solver {
             table: Arc::new(table),
             side: Default::default(),
@@ -88,9 +85,7 @@ impl Solver {
             self.table = Arc::new(Table::try_new_kib(0)?);
             self.table = Arc::new(Table::try_new_kib(config.get_hash_kib())?);
         }
-        if config.get_threads() > 1 {
-            self.table.ask_huge_pages();
-        }
+        self.table.ask_huge_pages_for(config.get_threads());
         self.config = config;
         Ok(())
     }

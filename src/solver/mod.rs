@@ -207,10 +207,9 @@
 //!   problem to problem (ACTの夢's first proof: about 500,000 nodes with one thread, about
 //!   800,000 with two, half of them the helper's). What the main thread gains from a
 //!   helper comes largely through the numbers of the open nodes the helper leaves in the
-//!   table, not only its proofs: with the helper's open entries kept from the main thread,
-//!   the two threads' nodes to the first proof of five long problems were 1.4 to 3.4 times
-//!   one thread's, against 1.1 to 2.3 times when they are shared. Each thread also runs
-//!   slower beside another (they share the caches and the memory bandwidth of the table).
+//!   table, not only its proofs (kept from the main thread, they made the first proofs
+//!   cost both threads more nodes, not fewer). A thread can also run slower beside another
+//!   (they share the caches and the memory bandwidth of the table).
 //!   Short searches gain nothing: a search is offered only after 2,048 nodes. After the
 //!   first proof much of the work is bounded searches that end at their node cap undecided
 //!   (on ACTの夢, the line walk asking of three defences as long as the line's whether they

@@ -325,6 +325,14 @@ impl Table {
         advise_huge_pages(&self.entries);
     }
 
+    /// [`Table::ask_huge_pages`] for a table that `threads` search threads will share: only
+    /// when they are several (see there why one thread keeps the small pages).
+    pub fn ask_huge_pages_for(&self, threads: usize) {
+        if threads > 1 {
+            self.ask_huge_pages();
+        }
+    }
+
     /// Touches every page of the table now, keeping what it holds, so that a search does
     /// not take the page faults of a fresh table one by one (each page of a zeroed
     /// allocation is mapped at its first read and copied at its first write). See
