@@ -25,7 +25,9 @@
 //! KomoringHeights writes its whole table at `isready`; shtsume allocates its table at
 //! `isready` and takes its page faults in the search, only for the part it fills).
 //! KomoringHeights runs with its default post-search (MinLength: it keeps searching until its
-//! length is proven shortest, as ours does); shtsume stops at its first proof.
+//! length is proven shortest, as ours does); shtsume stops at its first proof. A peer the
+//! time limit stopped shows "at the limit" beside what it had then, and no ratio: its time
+//! is the limit's.
 
 mod common;
 
@@ -92,6 +94,9 @@ struct Answer {
     first_proof: Option<u64>,
     /// Ours: the median time when the first proof was complete (`Stats::first_proof_time`).
     first_proof_seconds: Option<f64>,
+    /// Whether it answered within the time limit (ours: always, its answer is what it had
+    /// then).
+    finished: bool,
 }
 
 fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
@@ -124,6 +129,7 @@ fn ours(solver: &mut Solver, pos: &tsume::Position, runs: usize) -> Answer {
         nodes: Some(sol.stats.nodes),
         first_proof: sol.stats.first_proof_nodes,
         first_proof_seconds: (first_times.len() == runs).then(|| median(first_times)),
+        finished: true,
     }
 }
 
@@ -138,6 +144,7 @@ fn peer(args: &Args, name: &str, sfen: &str) -> Result<Answer, String> {
     };
     let a = peer.solve(sfen, args.runs)?;
     Ok(Answer {
+        finished: a.finished(args.time),
         verdict: a.verdict,
         length: a.length,
         proven: None,
@@ -148,11 +155,18 @@ fn peer(args: &Args, name: &str, sfen: &str) -> Result<Answer, String> {
     })
 }
 
+/// The length, seconds and nodes cells; a peer stopped by the time limit says so beside
+/// what it had then.
 fn cells(a: &Answer) -> String {
     let length = match (a.length, a.proven) {
         (Some(n), Some(true)) => format!("{n} (proven)"),
         (Some(n), _) => n.to_string(),
         (None, _) => a.verdict.clone(),
+    };
+    let length = if a.finished {
+        length
+    } else {
+        format!("{length} at the limit")
     };
     let nodes = a.nodes.map_or("?".to_string(), |n| n.to_string());
     format!("{length} | {:.2} | {nodes}", a.seconds)
@@ -242,17 +256,26 @@ fn main() {
                             mine.length, mine.proven, a.length, a.verdict
                         );
                     }
+                    // No ratio against a peer stopped by the time limit: its time is the
+                    // limit's, not an answer's.
+                    let ratio = |r: f64| {
+                        if a.finished {
+                            format!("{r:.2}")
+                        } else {
+                            "-".to_string()
+                        }
+                    };
                     let first_ratio = match (mine.first_proof, a.nodes) {
-                        (Some(f), Some(n)) if n > 0 => format!("{:.2}", f as f64 / n as f64),
+                        (Some(f), Some(n)) if n > 0 => ratio(f as f64 / n as f64),
                         _ => "-".to_string(),
                     };
-                    let first_time_ratio = mine.first_proof_seconds.map_or("-".to_string(), |s| {
-                        format!("{:.2}", s / a.seconds.max(1e-3))
-                    });
+                    let first_time_ratio = mine
+                        .first_proof_seconds
+                        .map_or("-".to_string(), |s| ratio(s / a.seconds.max(1e-3)));
                     row.push_str(&format!(
-                        " {} | {:.2} |",
+                        " {} | {} |",
                         cells(&a),
-                        mine.seconds / a.seconds.max(1e-3)
+                        ratio(mine.seconds / a.seconds.max(1e-3))
                     ));
                     if *p == "shtsume" {
                         row.push_str(&format!(" {first_ratio} | {first_time_ratio} |"));

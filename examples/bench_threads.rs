@@ -143,13 +143,9 @@ fn secs(s: Option<f64>) -> String {
 
 /// Whether a peer answered before the time limit (KomoringHeights gives the mate it has when
 /// stopped, before its length is proven: no answer to compare with).
-fn finished(a: &PeerAnswer, limit: f64) -> bool {
-    a.length.is_some() && a.seconds < limit - 0.5
-}
-
 fn peer_cell(a: &Option<PeerAnswer>, limit: f64) -> String {
     match a {
-        Some(a) if finished(a, limit) => format!("{} {:.2}", a.length.unwrap_or(0), a.seconds),
+        Some(a) if a.finished(limit) => format!("{} {:.2}", a.length.unwrap_or(0), a.seconds),
         Some(a) => format!(
             "{} at the limit",
             a.length
@@ -161,7 +157,7 @@ fn peer_cell(a: &Option<PeerAnswer>, limit: f64) -> String {
 
 /// Seconds of a peer's answer, when it finished.
 fn peer_secs(a: &Option<PeerAnswer>, limit: f64) -> Option<f64> {
-    a.as_ref().filter(|a| finished(a, limit)).map(|a| a.seconds)
+    a.as_ref().filter(|a| a.finished(limit)).map(|a| a.seconds)
 }
 
 fn solving(args: &Args) -> String {

@@ -19,6 +19,15 @@ pub struct PeerAnswer {
     pub nodes: Option<u64>,
 }
 
+impl PeerAnswer {
+    /// Whether the peer answered within the time limit of `limit` seconds: with a length,
+    /// and not stopped by the limit (a peer stopped there may still print the line it had,
+    /// which is no answer to compare times with).
+    pub fn finished(&self, limit: f64) -> bool {
+        self.length.is_some() && self.seconds < limit - 0.5
+    }
+}
+
 /// How to run a peer wrapper of `../shared/peers`.
 pub struct Peer<'a> {
     /// The folder of the wrappers.
