@@ -204,6 +204,46 @@ fn threads_stop_and_count_together() {
     }
 }
 
+/// A time limit or a stop that comes after the first proof, while the length is being
+/// proven shortest, gives the mate found so far at once: the line is walked from the table
+/// for a few hundredths of a second past the limit at most. (A walk of 寿's whole table took
+/// a second past a 3 s limit.)
+#[test]
+fn a_limit_after_the_first_proof_answers_at_once() {
+    // 寿's first proof takes a few hundred thousand nodes (under a second); proving 611
+    // shortest takes millions more.
+    let after = Duration::from_secs(2);
+    let late = Duration::from_millis(300);
+    let mated = |sol: &tsume::solver::Solution, how: &str| match &sol.outcome {
+        Outcome::Mate(line) => {
+            assert!(
+                tsume::solver::verify_mate(&kotobuki(), line.moves()).is_ok(),
+                "{how}"
+            );
+            assert!(!line.shortest_proven(), "{how}: {}", line.status());
+        }
+        other => panic!("{how}: expected the mate found so far, got {other:?}"),
+    };
+    for threads in [1, 2] {
+        let mut solver = Solver::new(
+            SolverConfig::new()
+                .hash_mib(64)
+                .threads(threads)
+                .time_limit(Some(after)),
+        );
+        let started = std::time::Instant::now();
+        let sol = solver.solve(&kotobuki());
+        let took = started.elapsed();
+        mated(&sol, &format!("{threads} threads, time limit"));
+        assert!(took < after + late, "{threads} threads: {took:?}");
+
+        let mut solver = Solver::new(SolverConfig::new().hash_mib(64).threads(threads));
+        let (sol, latency) = stopped_after(&mut solver, after, |s| s.solve(&kotobuki()));
+        mated(&sol, &format!("{threads} threads, stopped"));
+        assert!(latency < late, "{threads} threads: {latency:?}");
+    }
+}
+
 /// Runs `work` on `solver`, stopped from another thread after `after`: its result, and how
 /// long after the stop it returned.
 fn stopped_after<R>(

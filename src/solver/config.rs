@@ -137,7 +137,8 @@ impl SolverConfig {
         self
     }
 
-    /// Stop after about this much time (`None`: no limit).
+    /// Stop after about this much time (`None`: no limit). A limit that runs out after the
+    /// first proof still gives the mate found so far, within a tenth of a second.
     pub fn time_limit(mut self, time: Option<Duration>) -> SolverConfig {
         self.time_limit = time;
         self

@@ -15,7 +15,7 @@ use crate::types::Square;
 /// Most plies a walked line may have.
 const MAX_LINE: usize = 20_000;
 use super::budgets::{
-    DECISION_NODES, DECISION_NODES_FIRST, DECISION_NODES_LOOSE, MAX_WALK, TABLE_WALK,
+    AFTER_LIMIT, DECISION_NODES, DECISION_NODES_FIRST, DECISION_NODES_LOOSE, MAX_WALK, TABLE_WALK,
     WALK_OVERRUN_NODES,
 };
 /// Positions visited between two looks at the time and stop limits.
@@ -246,8 +246,18 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     /// Counts a visited position; false when the walk must end (too many positions).
     fn step(&mut self) -> bool {
         self.steps += 1;
-        if self.steps % POLL_EVERY == 0 {
+        if self.steps % POLL_EVERY == 0 || self.steps == 1 {
             self.search.poll_limits();
+            if self
+                .search
+                .monitor
+                .since_abort()
+                .is_some_and(|d| d >= AFTER_LIMIT)
+            {
+                // Every later step fails too (the limit has run out, so the table walk's
+                // own end applies): the walk unwinds at once.
+                self.table_steps_until = Some(0);
+            }
         }
         if !self.searching() || self.search.aborted().is_some() {
             let end = *self

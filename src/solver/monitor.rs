@@ -54,6 +54,8 @@ pub(crate) struct Monitor<'a> {
     last_progress: Instant,
     /// Why the whole search stopped, once a limit ran out.
     pub aborted: Option<StopReason>,
+    /// When that limit was seen to run out.
+    aborted_at: Option<Instant>,
     /// A result rested on lines cut at the maximum depth.
     pub depth_limited: bool,
     /// A node count at which the current bounded sub-search gives up; reaching it sets
@@ -96,6 +98,7 @@ impl<'a> Monitor<'a> {
             shared_nodes: None,
             published: 0,
             interrupted: false,
+            aborted_at: None,
         }
     }
 
@@ -202,10 +205,19 @@ impl<'a> Monitor<'a> {
                 self.aborted = Some(StopReason::TimeLimit);
             }
         }
+        if self.aborted.is_some() && self.aborted_at.is_none() {
+            self.aborted_at = Some(now);
+        }
         if now.duration_since(self.last_progress) >= self.limits.progress_every {
             self.last_progress = now;
             self.report_progress(table);
         }
+    }
+
+    /// How long ago a limit was seen to run out, if one did (what the solver still does
+    /// then, walking a line from the table, keeps to [`AFTER_LIMIT`](super::budgets::AFTER_LIMIT)).
+    pub fn since_abort(&self) -> Option<Duration> {
+        self.aborted_at.map(|t| t.elapsed())
     }
 
     /// Calls the progress callback, if any, with the counters so far.
