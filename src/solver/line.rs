@@ -246,18 +246,21 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     /// Counts a visited position; false when the walk must end (too many positions).
     fn step(&mut self) -> bool {
         self.steps += 1;
-        if self.steps % POLL_EVERY == 0 || self.steps == 1 {
+        if self.steps % POLL_EVERY == 0 {
             self.search.poll_limits();
-            if self
+        }
+        // Also at a walk's first step (without looking at the limits: that would move the
+        // node counts at which bounded searches notice their caps).
+        if (self.steps % POLL_EVERY == 0 || self.steps == 1)
+            && self
                 .search
                 .monitor
                 .since_abort()
                 .is_some_and(|d| d >= AFTER_LIMIT)
-            {
-                // Every later step fails too (the limit has run out, so the table walk's
-                // own end applies): the walk unwinds at once.
-                self.table_steps_until = Some(0);
-            }
+        {
+            // Every later step fails too (the limit has run out, so the table walk's own
+            // end applies): the walk unwinds at once.
+            self.table_steps_until = Some(0);
         }
         if !self.searching() || self.search.aborted().is_some() {
             let end = *self
