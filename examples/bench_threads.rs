@@ -141,8 +141,9 @@ fn secs(s: Option<f64>) -> String {
     s.map_or("-".into(), |s| format!("{s:.2}"))
 }
 
-/// Whether a peer answered before the time limit (KomoringHeights gives the mate it has when
-/// stopped, before its length is proven: no answer to compare with).
+/// A peer's cell: its length and seconds, or "at the limit" when the time limit stopped it
+/// (KomoringHeights then gives the mate it has, before its length is proven: no answer to
+/// compare with).
 fn peer_cell(a: &Option<PeerAnswer>, limit: f64) -> String {
     match a {
         Some(a) if a.finished(limit) => format!("{} {:.2}", a.length.unwrap_or(0), a.seconds),

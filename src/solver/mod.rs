@@ -205,14 +205,14 @@
 //! - **What limits it:** the total nodes to the answer grow with the thread count, unevenly
 //!   from problem to problem (ACTの夢's first proof: about 500,000 nodes with one thread,
 //!   about 800,000 with two, half of them the helper's). The threads seldom search the same
-//!   positions (in first proofs with two threads, the helper visits a tenth to a quarter
-//!   of the positions the main thread visits); the loss is that most of the helper's work lies off the proof's way
-//!   (more than half of its positions are ones a single thread never visits), and that the
-//!   main thread, led by the numbers the helper leaves in the table, also visits positions
-//!   a single thread does not, on some problems as many as the helper spares it. Those
-//!   numbers are still what the main thread gains most from (kept from it, they made the
-//!   first proofs cost both threads more nodes, not fewer). A thread can also run slower
-//!   beside another (they share the caches and the memory bandwidth of the table).
+//!   positions (in first proofs with two threads, the helper visits a tenth to a quarter of
+//!   the positions the main thread visits). The loss is that most of the helper's work lies
+//!   off the proof's way (more than half of its positions are ones a single thread never
+//!   visits), and that the main thread, led by the numbers the helper leaves in the table,
+//!   also visits positions a single thread does not, on some problems as many as the helper
+//!   spares it. Those numbers are still what the main thread gains most from (kept from it,
+//!   they made the first proofs cost both threads more nodes, not fewer). A thread can also
+//!   run slower beside another (they share the caches and the memory bandwidth of the table).
 //!   Short searches gain nothing: a search is offered only after 2,048 nodes. After the
 //!   first proof much of the work is bounded searches that end at their node cap undecided
 //!   (on ACTの夢, the line walk asking of three defences as long as the line's whether they
