@@ -79,10 +79,11 @@ pub(crate) const WALK_OVERRUN_NODES: u64 = 1_000_000;
 /// whose lines keep failing backtracks through the whole proof tree, counting no nodes.
 pub(crate) const TABLE_WALK: u64 = 200_000;
 
-/// Once a limit has run out (time, nodes, a stop), a walk of the line from the table ends
-/// this long after: the caller gets the line found so far (the first proof's, or the last
-/// one walked) within a tenth of a second of the limit, rather than after a walk of
-/// [`TABLE_WALK`] positions (a second on 寿).
+/// Once the time limit has run out or the search was stopped, a walk of the line from the
+/// table ends this long after: the caller gets the line found so far (the first proof's, or
+/// the last one walked) within a tenth of a second, rather than after a walk of
+/// [`TABLE_WALK`] positions (a second on 寿). After a node limit the walk keeps to that
+/// count, so that its answer does not depend on the machine's speed.
 pub(crate) const AFTER_LIMIT: std::time::Duration = std::time::Duration::from_millis(50);
 
 // --- The checker (`crate::check`) ---

@@ -54,7 +54,7 @@ pub(crate) struct Monitor<'a> {
     last_progress: Instant,
     /// Why the whole search stopped, once a limit ran out.
     pub aborted: Option<StopReason>,
-    /// When that limit was seen to run out.
+    /// When a time limit or a stop was seen to run out.
     aborted_at: Option<Instant>,
     /// A result rested on lines cut at the maximum depth.
     pub depth_limited: bool,
@@ -205,7 +205,14 @@ impl<'a> Monitor<'a> {
                 self.aborted = Some(StopReason::TimeLimit);
             }
         }
-        if self.aborted.is_some() && self.aborted_at.is_none() {
+        // Only a clock limit starts the clock for what follows: after a node limit the
+        // walk keeps to its count of positions, so that a node-limited search gives the
+        // same answer on any machine.
+        let clock = matches!(
+            self.aborted,
+            Some(StopReason::TimeLimit | StopReason::Stopped)
+        );
+        if clock && self.aborted_at.is_none() {
             self.aborted_at = Some(now);
         }
         if now.duration_since(self.last_progress) >= self.limits.progress_every {
@@ -214,8 +221,9 @@ impl<'a> Monitor<'a> {
         }
     }
 
-    /// How long ago a limit was seen to run out, if one did (what the solver still does
-    /// then, walking a line from the table, keeps to [`AFTER_LIMIT`](super::budgets::AFTER_LIMIT)).
+    /// How long ago the time limit ran out or the search was stopped, if so (what the
+    /// solver still does then, walking a line from the table, keeps to
+    /// [`AFTER_LIMIT`](super::budgets::AFTER_LIMIT)). `None` after a node limit.
     pub fn since_abort(&self) -> Option<Duration> {
         self.aborted_at.map(|t| t.elapsed())
     }
@@ -264,5 +272,39 @@ impl<'a> Monitor<'a> {
     pub fn clear_cap(&mut self) -> bool {
         self.cap_at = None;
         std::mem::take(&mut self.cap_hit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A time limit or a stop starts the clock that ends the line walk after it; a node
+    /// limit does not, so that a node-limited answer does not depend on the machine.
+    #[test]
+    fn only_clock_limits_time_what_follows() {
+        let table = Table::new(1);
+        let mut nodes = Monitor::new(Limits {
+            nodes: Some(10),
+            ..Limits::for_tests()
+        });
+        nodes.add_nodes(20, &table);
+        assert_eq!(nodes.aborted, Some(StopReason::NodeLimit));
+        assert_eq!(nodes.since_abort(), None);
+
+        let mut time = Monitor::new(Limits {
+            time: Some(Duration::ZERO),
+            ..Limits::for_tests()
+        });
+        time.poll(&table);
+        assert_eq!(time.aborted, Some(StopReason::TimeLimit));
+        assert!(time.since_abort().is_some());
+
+        let limits = Limits::for_tests();
+        limits.stop.store(true, Ordering::Relaxed);
+        let mut stopped = Monitor::new(limits);
+        stopped.poll(&table);
+        assert_eq!(stopped.aborted, Some(StopReason::Stopped));
+        assert!(stopped.since_abort().is_some());
     }
 }
