@@ -1,7 +1,7 @@
 //! Solver cases beside tests/solver.rs: a stopped solver runs the next search to the end, a
 //! table far too small for the proof still gives a verified mate, a White attacker is solved
-//! like the same problem for Black, and a search cut short by its node limit never reports a
-//! line shorter than the mate.
+//! like the same problem for Black, a search cut short by its node limit never reports a
+//! line shorter than the mate, and the limits hold with threads, for a solve and a check.
 
 mod common;
 
@@ -328,5 +328,45 @@ fn checks_with_threads_stop_and_count_together() {
             "{threads} threads: {} nodes",
             report.stats.nodes
         );
+    }
+}
+
+/// A check's time limit holds on every thread: a question worker's searches on its side
+/// table get what is left of the check's time, not the whole limit again. (They were given
+/// the time the check had spent before the questions were shared out a second time: up to a
+/// second past a 3 s limit on these two random mates.)
+#[test]
+fn a_checks_time_limit_holds_for_the_question_workers() {
+    // problems/random.sfen's random-20261201-20 and random-20261201-51: 11 and 9 plies,
+    // unsound, with questions that take more than the limit.
+    let positions = [
+        "9/9/k8/9/9/3R5/2B6/9/9 b GNLrb3g4s3n3l18p 1",
+        "9/9/3k5/1n4+R2/6S2/9/5+SN2/9/9 b RBSb4gs2n4l18p 1",
+    ];
+    let limit = Duration::from_secs(3);
+    // Measured: a few milliseconds past the limit; room for a loaded machine.
+    let late = Duration::from_millis(300);
+    for sfen in positions {
+        let pos = Position::from_sfen(sfen).unwrap();
+        for run in 0..2 {
+            let mut solver = Solver::new(
+                SolverConfig::new()
+                    .hash_mib(256)
+                    .threads(2)
+                    .time_limit(Some(limit)),
+            );
+            let started = std::time::Instant::now();
+            let report = solver.check(&pos, None, &CheckConfig::new());
+            let took = started.elapsed();
+            assert!(took < limit + late, "{sfen}, run {run}: {took:?}");
+            assert!(
+                report
+                    .undecided
+                    .iter()
+                    .any(|u| u.reason == StopReason::TimeLimit),
+                "{sfen}, run {run}: {:?}",
+                report.undecided
+            );
+        }
     }
 }

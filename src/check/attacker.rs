@@ -442,8 +442,9 @@ impl Checker<'_, '_> {
             side.new_search();
             self.side_dirty = false;
         }
-        // What is left of the whole check's limits, without progress reports.
-        let spent = self.search.elapsed();
+        // What is left of the whole check's limits, without progress reports. The time left
+        // is the question's own search's: a question worker's search started when the
+        // questions were shared out, with the check's time left then.
         let limits = Limits {
             // With threads, the crew's count (every thread's nodes) is measured against the
             // whole limit; without, this search's own against what is left.
@@ -451,10 +452,7 @@ impl Checker<'_, '_> {
                 Some(_) => n,
                 None => n.saturating_sub(self.search.nodes()),
             }),
-            time: self
-                .config
-                .get_time_limit()
-                .map(|t| t.saturating_sub(spent)),
+            time: self.search.time_left(),
             ..self.config.limits(self.stop, None)
         };
         let mut side_search = Search::new(side, self.search.attacker, limits);

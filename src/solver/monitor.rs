@@ -135,6 +135,13 @@ impl<'a> Monitor<'a> {
         self.start.elapsed()
     }
 
+    /// What is left of the time limit, if there is one.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.limits
+            .time
+            .map(|t| t.saturating_sub(self.start.elapsed()))
+    }
+
     /// The deepest ply the search may reach.
     pub fn max_depth(&self) -> u32 {
         self.limits.max_depth

@@ -159,6 +159,11 @@ impl<'a> Search<'a> {
         self.monitor.elapsed()
     }
 
+    /// What is left of this search's time limit, if it has one.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.monitor.time_left()
+    }
+
     /// Notes that the root's first proof (or disproof) is complete, for [`Search::stats`];
     /// for a mate in `mate` plies, a progress report says so at once.
     pub fn mark_first_proof(&mut self, mate: Option<u16>) {
