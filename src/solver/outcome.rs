@@ -417,7 +417,9 @@ pub struct Stats {
     /// Nodes searched by all threads when the first proof of the root was complete (of a
     /// mate, before its length was shortened and the line walked; or of no mate, the answer
     /// itself); `None` when the search found neither. What to compare with a solver that
-    /// stops at its first proof.
+    /// stops at its first proof: with
+    /// [`shortest_node_limit(Some(1))`](super::SolverConfig::shortest_node_limit) the answer,
+    /// the first proof's line, costs no node more.
     pub first_proof_nodes: Option<u64>,
     /// Wall time when the first proof was complete (see [`Stats::first_proof_nodes`]).
     pub first_proof_time: Option<Duration>,
