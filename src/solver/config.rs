@@ -171,8 +171,9 @@ impl SolverConfig {
     /// wants the first verified mate at once passes `Some(1)` (or `Some(0)`): the answer is
     /// then the first proof's line, walked from the table alone in a few milliseconds with
     /// no node past the first proof (its defender plays replies the table shows to last, not
-    /// ones decided to be the longest; where a small table has lost part of the proof, the
-    /// walk searches as with any other spent allowance). A time limit also ends the work
+    /// ones decided to be the longest; where a small table has lost part of the proof, or
+    /// with [`defences`](Self::defences), the walk searches as with any other spent
+    /// allowance). A time limit also ends the work
     /// with the mate found so far. The node and time limits apply
     /// on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
     /// `--shortest-nodes unlimited`): the length is then proven shortest whatever it costs.
