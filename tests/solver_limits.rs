@@ -1,7 +1,8 @@
 //! Solver cases beside tests/solver.rs: a stopped solver runs the next search to the end, a
 //! table far too small for the proof still gives a verified mate, a White attacker is solved
 //! like the same problem for Black, a search cut short by its node limit never reports a
-//! line shorter than the mate, and the limits hold with threads, for a solve and a check.
+//! line shorter than the mate, the first mate at once costs no node past the first proof, and
+//! the limits hold with threads, for a solve and a check.
 
 mod common;
 
@@ -142,7 +143,7 @@ fn a_line_cut_short_names_the_limit() {
 
 /// With no nodes after the first proof (`shortest_node_limit(Some(1))`, `--shortest-nodes
 /// 1`), the answer is the first proof's line, walked from the table at once: no node past the
-/// first proof, a verified mate as long as the first proof's length. (Its walk searched for
+/// first proof, a verified mate within the first proof's length. (Its walk searched for
 /// longer defences before: 1.3 M nodes after a first proof of 19,000 here, with a 16 MiB
 /// table.)
 #[test]
@@ -361,9 +362,9 @@ fn checks_with_threads_stop_and_count_together() {
 }
 
 /// A check's time limit holds on every thread: a question worker's searches on its side
-/// table get what is left of the check's time, not the whole limit again. (They were given
-/// the time the check had spent before the questions were shared out a second time: up to a
-/// second past a 3 s limit on these two random mates.)
+/// table get what is left of the check's time, not the whole limit again. (They were given,
+/// on top, the time the check had spent before the questions were shared out: up to a second
+/// past a 3 s limit on these two random mates.)
 #[test]
 fn a_checks_time_limit_holds_for_the_question_workers() {
     // problems/random.sfen's random-20261201-20 and random-20261201-51: 11 and 9 plies,
