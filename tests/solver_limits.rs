@@ -143,7 +143,8 @@ fn a_line_cut_short_names_the_limit() {
 
 /// With no nodes after the first proof (`shortest_node_limit(Some(1))`, `--shortest-nodes
 /// 1`), the answer is the first proof's line, walked from the table at once: no node past the
-/// first proof, a verified mate within the first proof's length. (Its walk searched for
+/// first proof, a verified mate within the first proof's length (a mate in one, the shortest
+/// there is, as the main line). (Its walk searched for
 /// longer defences before: 1.3 M nodes after a first proof of 19,000 here, with a 16 MiB
 /// table.)
 #[test]
@@ -166,6 +167,18 @@ fn the_first_mate_at_once_costs_no_node_past_the_first_proof() {
             assert_eq!(Some(sol.stats.nodes), sol.stats.first_proof_nodes);
         }
     }
+    // A first proof of 3 plies where the table's line is a mate in 1 (antma's tsume1-3): the
+    // shortest mate there is, shown as the main line, as without the allowance.
+    let pos = Position::from_sfen("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1").unwrap();
+    let config = SolverConfig::new()
+        .hash_mib(16)
+        .shortest_node_limit(Some(1));
+    let sol = Solver::new(config).solve(&pos);
+    let Outcome::Mate(line) = &sol.outcome else {
+        panic!("expected a mate, got {:?}", sol.outcome);
+    };
+    assert_eq!(line.status().to_string(), "mate in 1");
+    assert!(line.shortest_proven() && line.is_main_line() && line.exact());
 }
 
 /// Where no counted reply lasts the length but a futile interposition does (its own child and

@@ -74,6 +74,18 @@ pub(crate) fn main_line(
         // are recorded by those walks only.)
         if let Some(w) = line::table_line(search, pos, &[], len) {
             if verify_mate(pos, &w.moves).is_ok() {
+                if w.moves.len() == 1 {
+                    // A mate in one the first proof passed over (it found a longer one
+                    // first): the shortest mate there is. Its line is walked as the main
+                    // line (the 駒余り comparison among mates in one: a node or so for each
+                    // check, asked whether it mates at once).
+                    let mode = WalkMode::main_line(true, false);
+                    if let Some(m) = line::extract_line(search, pos, &[], 1, mode, 1_000) {
+                        if verify_mate(pos, &m.moves).is_ok() {
+                            return Outcome::Mate(MateLine::new(m, 1, true, None));
+                        }
+                    }
+                }
                 let w = WalkedLine { exact: false, ..w };
                 let cut_by = Some(LineCut::ShortestAllowance);
                 return Outcome::Mate(MateLine::new(w, len, false, cut_by));
