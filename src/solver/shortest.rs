@@ -49,10 +49,12 @@ pub(crate) fn outcome(
 
 /// After a first proof with a mate in `len`: proves the length minimal by searching for
 /// a mate in `len - 2` until there is none (each success shortens it), then walks the main
-/// line at the shortest length proven, verifies it, and pairs it with that length.
+/// line at the shortest length proven, verifies it, and pairs it with that length. With an
+/// allowance of 0 or 1 node it gives the first proof's line from the table instead.
 ///
 /// The length reported is always a bound some proof shows (the first proof's, or a
-/// shorter one found since); a line is never taken for the length. A walked line shorter
+/// shorter one found since); a line is never taken for the length, except a verified
+/// 1-ply line, which has no defence to get wrong: a mate in one. A walked line shorter
 /// than the bound (its defender did not play a longest defence: a reply was left
 /// undecided) is proven again from its end ([`tighten_line`]) within its own
 /// length, with a share of nodes of its own; where that succeeds the bound comes down to
