@@ -255,7 +255,8 @@
 //! [`MateLine::length`] — `length` in the JSON, "mate in N" in the output of `solve` and
 //! `check_unique` — is always a length that a proof in the search shows: against every defence
 //! the attacker has a mate in at most N plies (futile interpositions not counted). It is the
-//! first proof's length, or a shorter one proven since; the line shown never sets it.
+//! first proof's length, or a shorter one proven since; the line shown never sets it, but for
+//! a verified mate in one (a 1-ply line has no defence to get wrong).
 //! [`MateLine::shortest_proven`] says whether N is also minimal (no mate in N-2).
 //!
 //! The line shown ([`MateLine::moves`], [`MateLine::line_len`]) is a verified mate, and
