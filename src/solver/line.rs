@@ -152,11 +152,7 @@ pub(crate) fn table_line(
     path: &[u64],
     budget: u16,
 ) -> Option<WalkedLine> {
-    let until = search.nodes();
-    let mut walk = LineWalk::new(search, WalkMode::QUICK, until);
-    // No search at all: the walk is on the table from its first step.
-    walk.hard_until = until;
-    walk.run(root, path, budget)
+    quick_walk(search, root, path, budget, 0)
 }
 
 /// A line from `root` that mates within `budget` plies, walked from the table with as few
@@ -168,8 +164,22 @@ pub(crate) fn quick_line(
     path: &[u64],
     budget: u16,
 ) -> Option<WalkedLine> {
+    quick_walk(search, root, path, budget, WALK_OVERRUN_NODES)
+}
+
+/// A [`WalkMode::QUICK`] walk with no allowance, its decisions searching until they have
+/// taken `overrun` nodes in all (none: the table alone).
+fn quick_walk(
+    search: &mut Search<'_>,
+    root: &Position,
+    path: &[u64],
+    budget: u16,
+    overrun: u64,
+) -> Option<WalkedLine> {
     let until = search.nodes();
-    LineWalk::new(search, WalkMode::QUICK, until).run(root, path, budget)
+    let mut walk = LineWalk::new(search, WalkMode::QUICK, until);
+    walk.hard_until = until.saturating_add(overrun);
+    walk.run(root, path, budget)
 }
 
 impl<'s, 'a> LineWalk<'s, 'a> {
@@ -264,12 +274,13 @@ impl<'s, 'a> LineWalk<'s, 'a> {
     /// Counts a visited position; false when the walk must end (too many positions).
     fn step(&mut self) -> bool {
         self.steps += 1;
-        if self.steps % POLL_EVERY == 0 {
+        let poll = self.steps % POLL_EVERY == 0;
+        if poll {
             self.search.poll_limits();
         }
         // Also at a walk's first step (without looking at the limits: that would move the
         // node counts at which bounded searches notice their caps).
-        if (self.steps % POLL_EVERY == 0 || self.steps == 1)
+        if (poll || self.steps == 1)
             && self
                 .search
                 .monitor

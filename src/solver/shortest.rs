@@ -69,29 +69,8 @@ pub(crate) fn main_line(
     tighten: bool,
 ) -> Outcome {
     if shortest_nodes.is_some_and(|n| n <= 1) && len > 1 && !defences {
-        // No nodes after the first proof (`--shortest-nodes 1`): the first verified mate at
-        // once, the first proof's line walked from the table alone. The walks' searches for
-        // longer defences are the allowance's work: on the long problems they cost 0.2-0.9 s
-        // more, on 寿 60 % of the first proof's time again. (The defences, when asked for,
-        // are recorded by those walks only.)
-        if let Some(w) = line::table_line(search, pos, &[], len) {
-            if verify_mate(pos, &w.moves).is_ok() {
-                if w.moves.len() == 1 {
-                    // A mate in one the first proof passed over (it found a longer one
-                    // first): the shortest mate there is. Its line is walked as the main
-                    // line (the 駒余り comparison among mates in one: a node or so for each
-                    // check, asked whether it mates at once).
-                    let mode = WalkMode::main_line(true, false);
-                    if let Some(m) = line::extract_line(search, pos, &[], 1, mode, 1_000) {
-                        if verify_mate(pos, &m.moves).is_ok() {
-                            return Outcome::Mate(MateLine::new(m, 1, true, None));
-                        }
-                    }
-                }
-                let w = WalkedLine { exact: false, ..w };
-                let cut_by = Some(LineCut::ShortestAllowance);
-                return Outcome::Mate(MateLine::new(w, len, false, cut_by));
-            }
+        if let Some(at_once) = first_line_at_once(search, pos, len) {
+            return at_once;
         }
     }
     let start = search.nodes();
@@ -220,6 +199,31 @@ pub(crate) fn main_line(
             None => Outcome::Unknown(StopReason::UnverifiedLine(UnverifiedLine::NoLine)),
         },
     }
+}
+
+/// The answer with no nodes after the first proof (`--shortest-nodes 1`): the first
+/// verified mate at once, the first proof's line walked from the table alone. The walks'
+/// searches for longer defences are the allowance's work: on the long problems they cost
+/// 0.2-0.9 s more, on 寿 60 % of the first proof's time again. (The defences, when asked
+/// for, are recorded by those walks only: the caller does not come here then.) `None` when
+/// the table no longer holds a line that verifies.
+fn first_line_at_once(search: &mut Search<'_>, pos: &Position, len: u16) -> Option<Outcome> {
+    let w =
+        line::table_line(search, pos, &[], len).filter(|w| verify_mate(pos, &w.moves).is_ok())?;
+    if w.moves.len() == 1 {
+        // A mate in one the first proof passed over (it found a longer one first): the
+        // shortest mate there is. Its line is walked as the main line (the 駒余り comparison
+        // among mates in one: a node or so for each check, asked whether it mates at once).
+        let mode = WalkMode::main_line(true, false);
+        let main = line::extract_line(search, pos, &[], 1, mode, 1_000)
+            .filter(|m| verify_mate(pos, &m.moves).is_ok());
+        if let Some(m) = main {
+            return Some(Outcome::Mate(MateLine::new(m, 1, true, None)));
+        }
+    }
+    let w = WalkedLine { exact: false, ..w };
+    let cut_by = Some(LineCut::ShortestAllowance);
+    Some(Outcome::Mate(MateLine::new(w, len, false, cut_by)))
 }
 
 /// What [`shorten`] found.
