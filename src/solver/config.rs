@@ -170,12 +170,12 @@ impl SolverConfig {
     /// [`MateLine::shortest_proven`](super::MateLine::shortest_proven) false: a caller who
     /// wants the first verified mate at once passes `Some(1)` (or `Some(0)`): the answer is
     /// then the first proof's line, walked from the table alone in a few milliseconds with
-    /// no node past the first proof (its defender plays replies the table shows to last, not
-    /// ones decided to be the longest; where a small table has lost part of the proof, or
-    /// with [`defences`](Self::defences), the walk searches as with any other spent
-    /// allowance). A time limit also ends the work
-    /// with the mate found so far. The node and time limits apply
-    /// on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
+    /// no node past the first proof. Its defender plays replies the table shows to last, not
+    /// ones decided to be the longest; a 1-ply line is shown as the shortest mate and the
+    /// main line (a node or so per check, to compare the mates in one); where a small table
+    /// has lost part of the proof, or with [`defences`](Self::defences), the walk searches
+    /// as with any other spent allowance. A time limit also ends the work with the mate
+    /// found so far. The node and time limits apply on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
     /// `--shortest-nodes unlimited`): the length is then proven shortest whatever it costs.
     /// With [several threads](Self::threads) the allowance and its shares count the main
     /// thread's nodes, and the helpers' nodes in the same searches come on top (unlike the
