@@ -34,7 +34,9 @@
 //! a suite) with 1 and 2 threads, the totals and the ratio; then the
 //! random mates of 7 to 15 plies of problems/random.sfen (made by `gen_random`) checked with
 //! 1 and 2 threads and a 5 s limit each: how many reports are complete within it (no question
-//! cut by the time limit; a question at its own node share is part of a complete report).
+//! cut by the time limit; a question at its own node share is part of a complete report), and
+//! how many questions were left at their share or cut by the time limit (a ply left
+//! unexamined counts as one).
 
 mod common;
 
@@ -300,8 +302,11 @@ fn checking(args: &Args) -> String {
     writeln!(
         out,
         "\nThe {} random mates of 7 to 15 plies of problems/random.sfen, each checked with a 5 s \
-         limit: complete reports (no question cut by the time limit) and the median time.\n\n\
-         | threads | complete | median s |\n|---|---|---|",
+         limit: complete reports (no question cut by the time limit), the median time, the \
+         questions left undecided at their node share (`CheckConfig::question_node_limit`: part \
+         of a complete report) and those the time limit cut (a ply left unexamined counts as \
+         one), over all the checks.\n\n\
+         | threads | complete | median s | questions at their share | cut by the time limit |\n|---|---|---|---|---|",
         mates.len()
     )
     .unwrap();
@@ -312,19 +317,25 @@ fn checking(args: &Args) -> String {
                 .threads(threads)
                 .time_limit(Some(Duration::from_secs(5))),
         );
-        let (mut complete, mut times) = (0, Vec::new());
+        let (mut complete, mut times, mut at_share, mut cut_by_time) = (0, Vec::new(), 0, 0);
         for p in &mates {
             let report = solver.check(&p.position, None, &CheckConfig::new());
-            let cut = report
-                .undecided
-                .iter()
-                .any(|u| u.reason == StopReason::TimeLimit);
-            complete += usize::from(!cut);
+            let count = |reason| {
+                report
+                    .undecided
+                    .iter()
+                    .filter(|u| u.reason == reason)
+                    .count()
+            };
+            let cut = count(StopReason::TimeLimit);
+            at_share += count(StopReason::QuestionLimit);
+            cut_by_time += cut;
+            complete += usize::from(cut == 0);
             times.push(report.stats.elapsed.as_secs_f64());
         }
         writeln!(
             out,
-            "| {threads} | {complete} ({:.1} %) | {:.2} |",
+            "| {threads} | {complete} ({:.1} %) | {:.2} | {at_share} | {cut_by_time} |",
             100.0 * complete as f64 / mates.len().max(1) as f64,
             if times.is_empty() { 0.0 } else { median(times) }
         )
