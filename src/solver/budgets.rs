@@ -75,6 +75,11 @@ pub(crate) const DECISION_NODES_FIRST: u64 = 5_000;
 /// decides: near the end of a line whose bound is not tight, comparisons branch at every ply.
 pub(crate) const WALK_OVERRUN_NODES: u64 = 1_000_000;
 
+/// The allowance of the main-line walk of a mate in one that the first mate at once
+/// (`--shortest-nodes 1`) shows: a node or so for each check, asked whether it mates at once,
+/// to compare the mates in one (駒余り); ample.
+pub(crate) const MATE_IN_ONE_WALK: u64 = 1_000;
+
 /// Most positions a walk may visit once it no longer searches: on the table alone a walk
 /// whose lines keep failing backtracks through the whole proof tree, counting no nodes.
 pub(crate) const TABLE_WALK: u64 = 200_000;

@@ -175,8 +175,8 @@ impl SolverConfig {
     /// main line (a node or so per check, to compare the mates in one); where a small table
     /// has lost part of the proof, or with [`defences`](Self::defences), the walk searches
     /// as with any other spent allowance. A time limit also ends the work with the mate
-    /// found so far. The node and time limits apply on top. `Some(u64::MAX)` is an allowance that does not run out (the programs'
-    /// `--shortest-nodes unlimited`): the length is then proven shortest whatever it costs.
+    /// found so far. The node and time limits apply on top. `Some(u64::MAX)` is an
+    /// allowance that does not run out (the programs' `--shortest-nodes unlimited`): the length is then proven shortest whatever it costs.
     /// With [several threads](Self::threads) the allowance and its shares count the main
     /// thread's nodes, and the helpers' nodes in the same searches come on top (unlike the
     /// node limit, which counts every thread's): a share buys more search with more

@@ -113,7 +113,8 @@
 //!   and one that runs out goes on with twice as much). With that default 寿, ACTの夢, Astral
 //!   Traveler, Astral390, 橋本587 and 図巧98番 come out proven shortest; `--shortest-nodes 1`
 //!   (`Some(1)`) gives the first verified mate at once (the first proof's line, walked from
-//!   the table alone: milliseconds, no node past the first proof), and a time limit that
+//!   the table alone: milliseconds, no node past the first proof but a node or so per check
+//!   where that line is a mate in one), and a time limit that
 //!   runs out during this work still gives the mate found so far, within a tenth of a
 //!   second (the line is walked from the table for at most a few hundredths of a second
 //!   more).

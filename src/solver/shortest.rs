@@ -3,8 +3,8 @@
 //! the proven bound.
 
 use super::budgets::{
-    CONFIRM_NODES, MIN_SHARE, MIN_WALK_NODES, SHARES, TIGHTEN_NODES, TIGHTEN_OTHER_NODES,
-    TOP_DOWN_FIRST_PROOF, TOP_DOWN_STEP_PART, WALK_PART, WALK_RETRIES,
+    CONFIRM_NODES, MATE_IN_ONE_WALK, MIN_SHARE, MIN_WALK_NODES, SHARES, TIGHTEN_NODES,
+    TIGHTEN_OTHER_NODES, TOP_DOWN_FIRST_PROOF, TOP_DOWN_STEP_PART, WALK_PART, WALK_RETRIES,
 };
 use super::config::SolverConfig;
 use super::line::{self, WalkMode};
@@ -215,7 +215,7 @@ fn first_line_at_once(search: &mut Search<'_>, pos: &Position, len: u16) -> Opti
         // shortest mate there is. Its line is walked as the main line (the 駒余り comparison
         // among mates in one: a node or so for each check, asked whether it mates at once).
         let mode = WalkMode::main_line(true, false);
-        let main = line::extract_line(search, pos, &[], 1, mode, 1_000)
+        let main = line::extract_line(search, pos, &[], 1, mode, MATE_IN_ONE_WALK)
             .filter(|m| verify_mate(pos, &m.moves).is_ok());
         if let Some(m) = main {
             return Some(Outcome::Mate(MateLine::new(m, 1, true, None)));
